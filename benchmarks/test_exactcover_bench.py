@@ -1,0 +1,160 @@
+"""Exact-cover benchmarks: lazysearch (compiled and plain Python) against its peers.
+
+Run:  python -m pytest benchmarks --benchmark-group-by=group
+Every benchmark asserts the count it timed; peers that are not installed are skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import pytest
+
+import lazysearch
+from lazysearch import _native
+from lazysearch.puzzles import langford_problem, queens_problem
+
+from . import peers
+
+Instance = tuple[list[list[Hashable]], list[Hashable], list[Hashable]]
+
+
+def as_lists(problem: lazysearch.ExactCover) -> Instance:
+    return [list(o) for o in problem.options], list(problem.primary), list(problem.secondary)
+
+
+INSTANCES: dict[str, tuple[Callable[[], Instance], int]] = {
+    "queens-12": (lambda: as_lists(queens_problem(12)), 14200),
+    "langford-11": (lambda: as_lists(langford_problem(11, symmetry=False)), 35584),
+    "langford-11-cut": (lambda: as_lists(langford_problem(11)), 17792),
+}
+
+
+def lazysearch_count(options: Any, primary: Any, secondary: Any) -> int:
+    return lazysearch.exact_cover(options, primary=primary, secondary=secondary).count()
+
+
+_source_engine = _native.load_source("lazysearch.exactcover._dlx")
+
+
+def lazysearch_pure_count(options: Any, primary: Any, secondary: Any) -> int:
+    p = lazysearch.ExactCover(options, primary=primary, secondary=secondary).problem
+    engine = _source_engine.DLXEngine(
+        p.primary,
+        p.secondary,
+        [list(o) for o in p.option_items],
+        [list(c) for c in p.option_colors],
+    )
+    return int(engine.run(0, 0))
+
+
+SOLVERS: dict[str, tuple[Callable[..., int], str | None]] = {
+    "lazysearch": (lazysearch_count, None),
+    "lazysearch-pure": (lazysearch_pure_count, None),
+    "algorithm-x-sets": (peers.algorithm_x_sets, None),
+    "xcover": (peers.xcover_count, "xcover"),
+    "exact-cover": (peers.exact_cover_pkg_count, "exact_cover"),
+    "cp-sat": (peers.cpsat_count, "ortools"),
+}
+SLOW = {"lazysearch-pure", "algorithm-x-sets", "cp-sat", "exact-cover"}
+
+
+def _warm_xcover() -> None:
+    """xcover compiles with numba on its first call; time it warm (start-up is timed apart)."""
+    peers.xcover_count([["a", "b"], ["a"], ["b"]], ["a", "b"])
+
+
+@pytest.mark.parametrize("solver", list(SOLVERS))
+@pytest.mark.parametrize("instance", list(INSTANCES))
+def test_count(benchmark: Any, instance: str, solver: str) -> None:
+    build, expected = INSTANCES[instance]
+    function, module = SOLVERS[solver]
+    if module is not None and importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (pip install -e '.[bench]')")
+    if solver == "xcover":
+        _warm_xcover()
+    options, primary, secondary = build()
+    benchmark.group = f"count {instance}"
+    benchmark.extra_info["compiled"] = lazysearch.compiled()
+    rounds = 1 if solver in SLOW else 5
+    found = benchmark.pedantic(
+        function, args=(options, primary, secondary), rounds=rounds, iterations=1
+    )
+    assert found == expected
+
+
+def sudoku_grid(box: int) -> Instance:
+    n = box * box
+    options: list[list[Hashable]] = []
+    for r in range(n):
+        for c in range(n):
+            b = (r // box) * box + c // box
+            for v in range(n):
+                options.append([("p", r, c), ("r", r, v), ("c", c, v), ("b", b, v)])
+    primary = list(dict.fromkeys(x for o in options for x in o))
+    return options, primary, []
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "xcover"])
+def test_first_solution_of_an_empty_25x25_sudoku(benchmark: Any, solver: str) -> None:
+    """Latency to the first solution of a large instance (15,625 options), build included."""
+    if solver == "xcover":
+        if importlib.util.find_spec("xcover") is None:
+            pytest.skip("xcover is not installed")
+        _warm_xcover()
+    options, primary, _ = sudoku_grid(5)
+
+    def first() -> int:
+        if solver == "xcover":
+            return len(peers.xcover_first(options, primary))
+        return len(lazysearch.exact_cover(options, primary=primary).first())
+
+    benchmark.group = "first solution, empty 25x25 sudoku"
+    assert benchmark.pedantic(first, rounds=3, iterations=1) == 625
+
+
+# "AI Escargot", a famously hard 9x9 sudoku (one solution).
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+STARTUP_SCRIPT = """
+import time
+t0 = time.perf_counter()
+import lazysearch
+grid = {grid!r}
+options = []
+for r in range(9):
+    for c in range(9):
+        given = grid[9 * r + c]
+        for v in range(1, 10):
+            if given != "." and int(given) != v:
+                continue
+            options.append((("p", r, c), ("r", r, v), ("c", c, v), ("b", r // 3 * 3 + c // 3, v)))
+found = lazysearch.exact_cover(options).take(2)
+print(len(found), time.perf_counter() - t0)
+"""
+
+
+def test_startup_import_and_prove_a_hard_sudoku_unique(benchmark: Any) -> None:
+    """A fresh process: import lazysearch, build the exact cover of a hard sudoku, and
+    prove its solution unique.  ``extra_info['in_process_s']`` is the time after the
+    interpreter is up (import + build + search)."""
+    script = STARTUP_SCRIPT.format(grid=ESCARGOT)
+    inside: list[float] = []
+
+    def run() -> int:
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        count, seconds = out.stdout.split()
+        inside.append(float(seconds))
+        return int(count)
+
+    benchmark.group = "start-up"
+    assert benchmark.pedantic(run, rounds=5, iterations=1) == 1
+    benchmark.extra_info["in_process_s"] = min(inside)
+    print(json.dumps({"startup_in_process_s": min(inside)}))

@@ -1,0 +1,70 @@
+"""lazysearch: combinatorial search that streams its solutions lazily.
+
+>>> import lazysearch
+>>> lazysearch.queens(8).count()
+92
+>>> lazysearch.exact_cover(["c e", "a d g", "b c f", "a d f", "b g", "d e g"]).one()
+(0, 3, 4)
+"""
+
+from __future__ import annotations
+
+from . import _native
+from .errors import (
+    CheckpointError,
+    DuplicateItemError,
+    EmptyOptionError,
+    ExactCoverError,
+    InvalidSolutionError,
+    ItemConflictError,
+    LazysearchError,
+    NoPrimaryItemError,
+    NotExactlyOneError,
+    ParseError,
+    UnknownItemError,
+)
+from .exactcover.problem import Colour, ExactCover, exact_cover
+from .puzzles.langford import langford
+from .puzzles.queens import queens
+from .search import Estimate, Search, Stats
+from .stream import Solutions
+
+__version__ = "0.1.0"
+
+_ENGINES = ("lazysearch.exactcover._dlx",)
+
+
+def compiled() -> bool:
+    """True when the compiled (C) engines are running, False for plain Python.
+
+    Set ``LAZYSEARCH_PURE=1`` in the environment to run the plain-Python engines even
+    where the compiled ones are installed.
+    """
+    for name in _ENGINES:
+        _native.load(name)
+    return _native.compiled()
+
+
+__all__ = [
+    "CheckpointError",
+    "Colour",
+    "DuplicateItemError",
+    "EmptyOptionError",
+    "Estimate",
+    "ExactCover",
+    "ExactCoverError",
+    "InvalidSolutionError",
+    "ItemConflictError",
+    "LazysearchError",
+    "NoPrimaryItemError",
+    "NotExactlyOneError",
+    "ParseError",
+    "Search",
+    "Solutions",
+    "Stats",
+    "UnknownItemError",
+    "compiled",
+    "exact_cover",
+    "langford",
+    "queens",
+]

@@ -1,0 +1,190 @@
+"""The ``lazysearch`` command line: ``lazysearch SUBCOMMAND ...``.
+
+Solutions go to standard output, statistics to standard error.  Bad input is reported
+in one line on standard error with a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO
+
+from .errors import LazysearchError
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class CliError(Exception):
+    """A user-facing failure: printed as one line, exit status 2."""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--count", action="store_true", help="print only the number of solutions")
+    p.add_argument("--limit", type=_positive, metavar="N", help="stop after N solutions")
+    p.add_argument(
+        "--every", type=_positive, metavar="M", default=1, help="print only every M-th solution"
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="how to print solutions"
+    )
+    p.add_argument(
+        "--workers", type=_positive, metavar="N", help="with --count: count in N processes"
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no statistics on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lazysearch",
+        description="Combinatorial search with lazy streams of solutions.",
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"lazysearch {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    dlx = sub.add_parser("dlx", help="solve an exact-cover problem in Knuth's text format")
+    dlx.add_argument("file", help="the problem file, or - for standard input")
+    _add_run_options(dlx)
+    dlx.set_defaults(handler=_cmd_dlx)
+
+    queens = sub.add_parser("queens", help="place N non-attacking queens")
+    queens.add_argument("n", type=_positive)
+    _add_run_options(queens)
+    queens.set_defaults(handler=_cmd_queens)
+
+    langford = sub.add_parser(
+        "langford", help="Langford pairs of order N (each pair with its reversal once)"
+    )
+    langford.add_argument("n", type=_positive)
+    _add_run_options(langford)
+    langford.set_defaults(handler=_cmd_langford)
+    return parser
+
+
+def _read_source(name: str) -> tuple[str, str]:
+    if name == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(name, encoding="utf-8") as f:
+            return f.read(), name
+    except OSError as exc:
+        raise CliError(f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise CliError(f"cannot read {name}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _run(
+    args: argparse.Namespace,
+    stream: Any,
+    show: Callable[[int, Any], str],
+    out: TextIO,
+) -> int:
+    """Count or print the solutions of ``stream`` as the options ask."""
+    started = time.perf_counter()
+    if args.count:
+        if args.limit is not None:
+            found = stream.slice(args.limit).count()
+        elif args.workers:
+            found = stream.count(workers=args.workers)
+        else:
+            found = stream.count()
+        print(found, file=out)
+    else:
+        found = 0
+        solutions: Iterator[Any] = (
+            iter(stream) if args.limit is None else iter(stream.slice(args.limit))
+        )
+        for solution in solutions:
+            found += 1
+            if found % args.every == 0:
+                out.write(show(found, solution))
+                out.flush()
+    if not args.quiet:
+        stats = stream.stats
+        elapsed = time.perf_counter() - started
+        plural = "" if found == 1 else "s"
+        print(f"{found} solution{plural}, {stats.nodes} nodes, {elapsed:.3f} s", file=sys.stderr)
+    return EXIT_OK
+
+
+def _json_line(n: int, solution: Any, **extra: Any) -> str:
+    return json.dumps({"solution": n, **extra}, separators=(",", ":")) + "\n"
+
+
+def _cmd_dlx(args: argparse.Namespace) -> int:
+    from .exactcover.knuth import format_option, parse
+
+    text, source = _read_source(args.file)
+    problem = parse(text, source=source)
+    stream = problem.solve()
+
+    def show(n: int, solution: tuple[int, ...]) -> str:
+        if args.format == "json":
+            return _json_line(
+                n,
+                solution,
+                options=list(solution),
+                rows=[format_option(problem.options[j]).split() for j in solution],
+            )
+        return f"{n}:\n" + "".join(f" {format_option(problem.options[j])}\n" for j in solution)
+
+    return _run(args, stream, show, sys.stdout)
+
+
+def _cmd_queens(args: argparse.Namespace) -> int:
+    from .puzzles.queens import queens
+
+    def show(n: int, solution: tuple[int, ...]) -> str:
+        if args.format == "json":
+            return _json_line(n, solution, columns=list(solution))
+        rows = ["".join("Q" if c == col else "." for c in range(args.n)) for col in solution]
+        return f"{n}:\n" + "\n".join(rows) + "\n"
+
+    return _run(args, queens(args.n), show, sys.stdout)
+
+
+def _cmd_langford(args: argparse.Namespace) -> int:
+    from .puzzles.langford import langford
+
+    def show(n: int, solution: tuple[int, ...]) -> str:
+        if args.format == "json":
+            return _json_line(n, solution, sequence=list(solution))
+        return " ".join(map(str, solution)) + "\n"
+
+    return _run(args, langford(args.n), show, sys.stdout)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+        return status
+    except (LazysearchError, CliError, ValueError) as exc:
+        print(f"lazysearch {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"lazysearch {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``| head``): that is not an error of ours.
+        sys.stderr.close()
+        return EXIT_OK

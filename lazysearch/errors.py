@@ -1,0 +1,62 @@
+"""The exceptions lazysearch raises for bad input.
+
+Every one is a ``ValueError``: a caller that already catches ``ValueError`` keeps working,
+and one that wants to tell the cases apart can catch the specific class.
+"""
+
+from __future__ import annotations
+
+
+class LazysearchError(ValueError):
+    """Base class: the input (a problem, a file, a checkpoint) cannot be used as given."""
+
+
+class ParseError(LazysearchError):
+    """A file or text is malformed; the message names the source, line and column.
+
+    >>> str(ParseError("unknown item 'q'", source="x.dlx", line=3, column=5))
+    "x.dlx:3:5: unknown item 'q'"
+    """
+
+    def __init__(self, message: str, *, source: str = "<text>", line: int, column: int) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(f"{source}:{line}:{column}: {message}")
+
+
+class ExactCoverError(LazysearchError):
+    """An exact-cover problem is ill-formed."""
+
+
+class UnknownItemError(ExactCoverError):
+    """An option names an item that is neither primary nor secondary."""
+
+
+class EmptyOptionError(ExactCoverError):
+    """An option names no item at all."""
+
+
+class NoPrimaryItemError(ExactCoverError):
+    """An option names only secondary items, so Algorithm X could never choose it."""
+
+
+class DuplicateItemError(ExactCoverError):
+    """An item is named twice in one option, or twice in the item lists."""
+
+
+class ItemConflictError(ExactCoverError):
+    """An item is both primary and secondary, or a primary item is given a colour."""
+
+
+class CheckpointError(LazysearchError):
+    """A checkpoint is corrupt, or was made for another problem or format version."""
+
+
+class InvalidSolutionError(LazysearchError):
+    """A verifier found that a claimed solution does not solve the problem."""
+
+
+class NotExactlyOneError(LazysearchError):
+    """``one()`` found no solution, or more than one."""

@@ -1,0 +1,457 @@
+"""Algorithm C (exact cover with colours) on dancing links, as an explicit-stack machine.
+
+This is the hot loop of the library.  It is written in Cython's pure-Python mode: the
+same file is compiled to C when a compiler is present and runs, slower, as plain Python
+when it is not.  The layout follows Knuth's DLX2 (TAOCP 7.2.2.1, Algorithm C):
+
+* items ``1..n`` have header nodes ``1..n``; ``llink``/``rlink`` link the primary items
+  into a circular list headed by ``0`` and the secondary items into one headed by ``n+1``;
+* option nodes follow the headers, one block per option, separated by *spacer* nodes
+  whose ``top`` is ``<= 0``; a spacer's ``ulink`` is the first node of the option before
+  it and its ``dlink`` the last node of the option after it;
+* ``ulink``/``dlink`` link the nodes of one item vertically, ``top`` names the item,
+  ``length`` counts the nodes still in an item's list, ``color`` holds a node's colour
+  (``0`` none, ``-1`` already known compatible after a *purify*).
+
+The search state is the stack ``x[0..level)`` of chosen nodes together with ``k`` (the
+index of the chosen option in its item's list) and ``d`` (that list's length when the
+item was chosen): the *position* is ``k[0..level)``, plain data from which the whole
+stack can be rebuilt.
+
+There are no node objects, no recursion and no allocation per node.  ``cover`` and
+``hide`` are written out in place (twice each) rather than called, because a call per
+option costs more than the work it does when the file runs uncompiled.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+import array
+
+COMPILED: bool = cython.compiled
+
+# Engine states.
+ENTER = 0  # about to enter the node at ``level`` (nothing done there yet)
+LEAF = 1  # the node at ``level`` was just reported; next step backs up
+DONE = 2  # the whole (sub)tree has been walked
+
+# What ``_run`` reports for the leaf it stopped at.
+SOLUTION = 1
+CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
+
+
+def _ints(values: list[int]) -> object:
+    """A mutable int buffer: ``array('i')`` for compiled code, a list for plain Python."""
+    if COMPILED:
+        return array.array("i", values)
+    return values
+
+
+@cython.cclass
+class DLXEngine:
+    """The dancing-links machine for one exact-cover problem (items and options as ints).
+
+    ``primary`` and ``secondary`` count the items; ``option_items[j]`` lists the items of
+    option ``j`` (1-based item numbers, primary first) and ``option_colors[j]`` their
+    colours (``0`` for none).
+    """
+
+    top: cython.int[::1]
+    ulink: cython.int[::1]
+    dlink: cython.int[::1]
+    color: cython.int[::1]
+    length: cython.int[::1]
+    llink: cython.int[::1]
+    rlink: cython.int[::1]
+    option_of: cython.int[::1]
+    x: cython.int[::1]
+    k: cython.int[::1]
+    d: cython.int[::1]
+    replay_k: cython.int[::1]
+    _pristine: object
+
+    n_primary = cython.declare(cython.int, visibility="public")
+    n_items: cython.int
+    level = cython.declare(cython.int, visibility="public")
+    floor = cython.declare(cython.int, visibility="public")
+    state = cython.declare(cython.int, visibility="public")
+    cut_depth = cython.declare(cython.int, visibility="public")
+    replay_end: cython.int
+    leaf_kind = cython.declare(cython.int, visibility="public")
+    bad_replay: cython.bint
+    nodes = cython.declare(cython.longlong, visibility="public")
+    solutions = cython.declare(cython.longlong, visibility="public")
+
+    def __init__(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: list[list[int]],
+        option_colors: list[list[int]],
+    ) -> None:
+        n = primary + secondary
+        top = list(range(n + 1))  # a header's ``top`` is unused; keep it positive
+        ulink = list(range(n + 1))
+        dlink = list(range(n + 1))
+        color = [0] * (n + 1)
+        length = [0] * (n + 2)
+        option_of = [-1] * (n + 1)
+        # X1: the two circular item lists, primary headed by 0, secondary by n+1.
+        llink = [0] * (n + 2)
+        rlink = [0] * (n + 2)
+        for i in range(primary + 1):
+            llink[i] = i - 1 if i > 0 else primary
+            rlink[i] = i + 1 if i < primary else 0
+        head = n + 1
+        prev = head
+        for i in range(primary + 1, n + 1):
+            llink[i] = prev
+            rlink[prev] = i
+            prev = i
+        llink[head] = prev
+        rlink[prev] = head
+        # The first spacer.
+        top.append(0)
+        ulink.append(0)
+        dlink.append(0)
+        color.append(0)
+        option_of.append(-1)
+        spacer = n + 1
+        for j, items in enumerate(option_items):
+            colors = option_colors[j]
+            first = len(top)
+            for t, i in enumerate(items):
+                p = len(top)
+                q = ulink[i]
+                top.append(i)
+                ulink.append(q)
+                dlink.append(i)
+                dlink[q] = p
+                ulink[i] = p
+                color.append(colors[t])
+                option_of.append(j)
+                length[i] += 1
+            dlink[spacer] = len(top) - 1
+            spacer = len(top)
+            top.append(-(j + 1))
+            ulink.append(first)
+            dlink.append(0)
+            color.append(0)
+            option_of.append(-1)
+        depth = primary + 1
+        self.n_primary = primary
+        self.n_items = n
+        self.top = _ints(top)
+        self.ulink = _ints(ulink)
+        self.dlink = _ints(dlink)
+        self.color = _ints(color)
+        self.length = _ints(length)
+        self.llink = _ints(llink)
+        self.rlink = _ints(rlink)
+        self.option_of = _ints(option_of)
+        self.x = _ints([0] * depth)
+        self.k = _ints([0] * depth)
+        self.d = _ints([0] * depth)
+        self.replay_k = _ints([0] * depth)
+        self._pristine = (
+            list(ulink),
+            list(dlink),
+            list(color),
+            list(length),
+            list(llink),
+            list(rlink),
+        )
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.cut_depth = depth + 1
+        self.replay_end = 0
+        self.leaf_kind = 0
+        self.bad_replay = False
+        self.nodes = 0
+        self.solutions = 0
+
+    def restart(self) -> None:
+        """Go back to the root with the links as they were built."""
+        ulink, dlink, color, length, llink, rlink = self._pristine
+        i: cython.Py_ssize_t
+        for i in range(len(ulink)):
+            self.ulink[i] = ulink[i]
+            self.dlink[i] = dlink[i]
+            self.color[i] = color[i]
+        for i in range(len(length)):
+            self.length[i] = length[i]
+            self.llink[i] = llink[i]
+            self.rlink[i] = rlink[i]
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.replay_end = 0
+        self.bad_replay = False
+        self.leaf_kind = 0
+
+    def replay(self, ks: list[int]) -> bool:
+        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
+
+        Returns False when a choice does not exist (an index out of range, or a leaf
+        reached too early); the engine must then be ``restart()``-ed before further use.
+        """
+        if not ks:
+            return self.state == ENTER
+        if self.state != ENTER or self.level + len(ks) >= len(self.x):
+            return False
+        start: cython.int = self.level
+        t: cython.int
+        for t in range(len(ks)):
+            if ks[t] < 0:
+                return False
+            self.replay_k[start + t] = ks[t]
+        self.replay_end = start + len(ks)
+        self.bad_replay = False
+        saved_nodes = self.nodes
+        self.run(0, 0)
+        self.nodes = saved_nodes
+        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
+        self.replay_end = 0
+        return ok
+
+    def branching(self) -> int:
+        """At a node not yet entered: ``-1`` for a solution, else its number of children."""
+        if self.rlink[0] == 0:
+            return -1
+        best: cython.int = 0x7FFFFFFF
+        p: cython.int = self.rlink[0]
+        while p != 0:
+            if self.length[p] < best:
+                best = self.length[p]
+                if best <= 1:
+                    break  # the same rule as C3 in run()
+            p = self.rlink[p]
+        return best
+
+    def position(self) -> list[int]:
+        return [self.k[t] for t in range(self.level)]
+
+    def degrees(self) -> list[int]:
+        return [self.d[t] for t in range(self.level)]
+
+    def solution(self) -> tuple[int, ...]:
+        """The options (0-based, ascending) of the partial solution on the stack."""
+        return tuple(sorted([self.option_of[self.x[t]] for t in range(self.level)]))
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def run(self, limit: cython.longlong, budget: cython.longlong) -> cython.longlong:
+        """Walk on until ``limit`` leaves are reported (0: no limit) or ``budget`` nodes
+        are entered (0: no budget).  Returns the number of leaves reported; the last one
+        is left on the stack with ``state == LEAF``.
+        """
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        length: cython.int[::1] = self.length
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        xs: cython.int[::1] = self.x
+        ks: cython.int[::1] = self.k
+        ds: cython.int[::1] = self.d
+        replay_k: cython.int[::1] = self.replay_k
+        n: cython.int = self.n_items
+        level: cython.int = self.level
+        floor: cython.int = self.floor
+        cut_depth: cython.int = self.cut_depth
+        replay_end: cython.int = self.replay_end
+        nodes: cython.longlong = self.nodes
+        stop_at: cython.longlong = nodes + budget if budget > 0 else -1
+        found: cython.longlong = 0
+        i: cython.int = 0
+        j: cython.int
+        jj: cython.int
+        c: cython.int
+        p: cython.int = 0
+        q: cython.int
+        r: cython.int
+        u: cython.int
+        dn: cython.int
+        xl: cython.int = 0
+        nxt: cython.int
+        best: cython.int
+        kk: cython.int
+        descend: cython.bint
+        entering: cython.bint = self.state == ENTER
+
+        if self.state == DONE:
+            return 0
+        while True:
+            descend = False
+            if entering:
+                # C2: enter the node at ``level``.
+                if nodes == stop_at and replay_end == 0:
+                    self.state = ENTER
+                    break
+                nodes += 1
+                if rlink[0] == 0:
+                    if replay_end != 0:
+                        self.bad_replay = True
+                        break
+                    self.leaf_kind = SOLUTION
+                    self.solutions += 1
+                    found += 1
+                    if found == limit:
+                        self.state = LEAF
+                        break
+                else:
+                    # C3: choose the item i with the fewest options (leftmost on ties; the
+                    # first with at most one option at once).
+                    best = 0x7FFFFFFF
+                    p = rlink[0]
+                    while p != 0:
+                        if length[p] < best:
+                            best = length[p]
+                            i = p
+                            if best <= 1:
+                                break  # a forced move (or a dead end): look no further
+                        p = rlink[p]
+                    if best == 0:
+                        if replay_end != 0:
+                            self.bad_replay = True
+                            break
+                    elif level == cut_depth and replay_end == 0:
+                        self.leaf_kind = CUT
+                        found += 1
+                        if found == limit:
+                            self.state = LEAF
+                            break
+                    else:
+                        # C4: take the first option of i (or the one being replayed);
+                        # the commit below covers i itself first, as a colourless node.
+                        xl = dlink[i]
+                        kk = 0
+                        if level < replay_end:
+                            kk = replay_k[level]
+                            if kk >= best:
+                                self.bad_replay = True
+                                break
+                            while kk > 0:
+                                xl = dlink[xl]
+                                kk -= 1
+                            kk = replay_k[level]
+                        xs[level] = xl
+                        ks[level] = kk
+                        ds[level] = best
+                        p = i
+                        descend = True
+            if not descend:
+                while True:
+                    # C8: leave the node at ``level``.
+                    if level == floor:
+                        self.state = DONE
+                        break
+                    level -= 1
+                    xl = xs[level]
+                    i = top[xl]
+                    nxt = dlink[xl]
+                    # C6: uncommit the other items of xl going left; when xl was the
+                    # last option of i, go on to C7 and uncover i as well.
+                    p = xl - 1
+                    while True:
+                        if p == xl:
+                            if nxt != i:
+                                break
+                            p = i
+                        j = top[p]
+                        if j <= 0:
+                            p = dlink[p]
+                            continue
+                        c = color[p]
+                        if c >= 0:
+                            q = ulink[j]
+                            while q != j:
+                                if c > 0 and (q == p or color[q] < 0):
+                                    if q != p:
+                                        color[q] = c
+                                else:
+                                    # unhide(q)
+                                    r = q - 1
+                                    while r != q:
+                                        jj = top[r]
+                                        if jj <= 0:
+                                            r = dlink[r]
+                                        else:
+                                            if color[r] >= 0:
+                                                u = ulink[r]
+                                                dn = dlink[r]
+                                                dlink[u] = r
+                                                ulink[dn] = r
+                                                length[jj] += 1
+                                            r -= 1
+                                q = ulink[q]
+                            if c == 0:
+                                r = llink[j]
+                                q = rlink[j]
+                                rlink[r] = j
+                                llink[q] = j
+                        if p <= n:
+                            break
+                        p -= 1
+                    if nxt != i:
+                        xs[level] = nxt
+                        ks[level] += 1
+                        xl = nxt
+                        p = xl + 1
+                        descend = True
+                        break
+                if not descend:
+                    break
+            # C5: commit the items of option xl, starting at node p (the header of the
+            # chosen item when the level is new, so that it is covered first).
+            while p != xl:
+                j = top[p]
+                if j <= 0:
+                    p = ulink[p]
+                    continue
+                c = color[p]
+                if c >= 0:
+                    if c == 0:
+                        r = llink[j]
+                        q = rlink[j]
+                        rlink[r] = q
+                        llink[q] = r
+                    q = dlink[j]
+                    while q != j:
+                        if c > 0 and (q == p or color[q] == c):
+                            if q != p:
+                                color[q] = -1
+                        else:
+                            # hide(q)
+                            r = q + 1
+                            while r != q:
+                                jj = top[r]
+                                if jj <= 0:
+                                    r = ulink[r]
+                                else:
+                                    if color[r] >= 0:
+                                        u = ulink[r]
+                                        dn = dlink[r]
+                                        dlink[u] = dn
+                                        ulink[dn] = u
+                                        length[jj] -= 1
+                                    r += 1
+                        q = dlink[q]
+                p = xl + 1 if p <= n else p + 1
+            level += 1
+            entering = True
+            if level == replay_end:
+                replay_end = 0
+                self.state = ENTER
+                break
+        self.level = level
+        self.nodes = nodes
+        self.replay_end = replay_end
+        return found

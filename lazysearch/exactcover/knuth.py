@@ -1,0 +1,183 @@
+"""Knuth's text format for exact-cover problems (the input of his DLX1 and DLX2).
+
+* Lines that are blank or begin with ``|`` (after spaces) are comments.
+* The first other line names the items: primary ones, then ``|``, then secondary ones
+  (the ``|`` and the secondary items may be left out).
+* Every further line is an option: the items it covers, separated by spaces; a
+  secondary item may carry a colour, ``item:colour``.
+
+>>> p = parse('''
+... | Knuth's example, with f and g secondary
+... a b c d e | f g
+... c e f
+... a d g
+... b c f
+... a d
+... b g
+... d e g
+... ''')
+>>> [p.chosen(s) for s in p.solve()]
+[[('c', 'e', 'f'), ('a', 'd'), ('b', 'g')]]
+
+Item and colour names are any runs of printable characters other than ``|`` and ``:``
+(Knuth limits them to 8 characters; this reader does not).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Hashable, Iterator
+
+from ..errors import ParseError
+from .problem import Colour, ExactCover
+
+_TOKEN = re.compile(r"[^\s|]+|\|")
+
+
+def _tokens(line: str) -> Iterator[tuple[str, int]]:
+    """Tokens of a line with their 1-based columns; ``|`` is always a token of its own."""
+    for m in _TOKEN.finditer(line):
+        yield m.group(), m.start() + 1
+
+
+def parse(text: str, *, source: str = "<text>") -> ExactCover:
+    """Read an exact-cover problem from Knuth's text format.
+
+    Raises
+    ------
+    ParseError
+        Naming ``source``, the line and the column of the first fault.
+    """
+    primary: list[str] = []
+    secondary: list[str] = []
+    known: dict[str, int] = {}  # name -> 1 (primary) or -1 (secondary)
+    options: list[list[Hashable]] = []
+    have_items = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("|"):
+            continue
+        if not have_items:
+            have_items = True
+            bar_seen = False
+            for token, column in _tokens(line):
+                if token == "|":
+                    if bar_seen:
+                        raise ParseError(
+                            "the item line has '|' twice", source=source, line=number, column=column
+                        )
+                    bar_seen = True
+                    continue
+                if ":" in token:
+                    raise ParseError(
+                        f"item name {token!r} contains ':'",
+                        source=source,
+                        line=number,
+                        column=column,
+                    )
+                if token in known:
+                    raise ParseError(
+                        f"item {token!r} is named twice", source=source, line=number, column=column
+                    )
+                known[token] = -1 if bar_seen else 1
+                (secondary if bar_seen else primary).append(token)
+            continue
+        option: list[Hashable] = []
+        in_option: set[str] = set()
+        for token, column in _tokens(line):
+            if token == "|":
+                raise ParseError("'|' inside an option", source=source, line=number, column=column)
+            name, sep, colour = token.partition(":")
+            if name not in known:
+                raise ParseError(
+                    f"unknown item {name!r}", source=source, line=number, column=column
+                )
+            if name in in_option:
+                raise ParseError(
+                    f"item {name!r} appears twice in this option",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
+            if sep:
+                if not colour or ":" in colour:
+                    raise ParseError(
+                        f"bad colour in {token!r}", source=source, line=number, column=column
+                    )
+                if known[name] > 0:
+                    raise ParseError(
+                        f"primary item {name!r} cannot have a colour",
+                        source=source,
+                        line=number,
+                        column=column,
+                    )
+                option.append(Colour(name, colour))
+            else:
+                option.append(name)
+            in_option.add(name)
+        if all(isinstance(e, Colour) or known[str(e)] < 0 for e in option):
+            raise ParseError(
+                "this option names no primary item, so it could never be chosen",
+                source=source,
+                line=number,
+                column=len(line) - len(line.lstrip()) + 1,
+            )
+        options.append(option)
+    if not have_items:
+        raise ParseError(
+            "no item line (the first line that is not a comment names the items)",
+            source=source,
+            line=max(1, len(text.splitlines())),
+            column=1,
+        )
+    return ExactCover(options, primary=primary, secondary=secondary)
+
+
+def read(path: str | os.PathLike[str]) -> ExactCover:
+    """Read a problem from a file in Knuth's format (see :func:`parse`)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return parse(text, source=os.fspath(path))
+
+
+def _name(label: Hashable, what: str) -> str:
+    text = str(label)
+    if not text or any(ch.isspace() or ch in "|:" for ch in text):
+        raise ValueError(
+            f"{what} {label!r} cannot be written in Knuth's format "
+            "(it is empty, or has a space, '|' or ':')"
+        )
+    return text
+
+
+def format_option(option: tuple[Hashable, ...]) -> str:
+    parts = []
+    for entry in option:
+        if isinstance(entry, Colour):
+            parts.append(f"{_name(entry.item, 'item')}:{_name(entry.colour, 'colour')}")
+        else:
+            parts.append(_name(entry, "item"))
+    return " ".join(parts)
+
+
+def format_text(problem: ExactCover) -> str:
+    """The problem in Knuth's format; ``parse(format_text(p))`` gives ``p`` back when
+    every label is a string.
+
+    >>> print(format_text(ExactCover(["a b", "b x:1"], secondary=["x"])), end="")
+    a b | x
+    a b
+    b x:1
+    """
+    head = " ".join(_name(i, "item") for i in problem.primary)
+    if problem.secondary:
+        head += " | " + " ".join(_name(i, "item") for i in problem.secondary)
+    lines = [head] + [format_option(o) for o in problem.options]
+    return "\n".join(lines) + "\n"
+
+
+def write(problem: ExactCover, path: str | os.PathLike[str]) -> None:
+    """Write ``problem`` to ``path`` in Knuth's format."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(format_text(problem))

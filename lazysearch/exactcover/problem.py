@@ -1,0 +1,271 @@
+"""Exact-cover problems over any hashable item labels, and their solution streams."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+from .. import _native
+from ..errors import (
+    DuplicateItemError,
+    EmptyOptionError,
+    ItemConflictError,
+    NoPrimaryItemError,
+    UnknownItemError,
+)
+from ..search import Engine, Search
+from ..stream import Solutions
+
+
+class Colour(NamedTuple):
+    """A secondary item with a colour, inside an option (Knuth's ``item:colour``).
+
+    Options that give a secondary item the same colour may share it; an option that
+    names it without a colour excludes every other option that names it.
+
+    >>> Colour("x", "red")
+    Colour(item='x', colour='red')
+    """
+
+    item: Hashable
+    colour: Hashable
+
+
+class DLXProblem:
+    """An exact-cover problem as the engine sees it: items and colours as numbers.
+
+    Items ``1..primary`` are primary and the next ``secondary`` are secondary; option
+    ``j`` names items ``option_items[j]`` with colours ``option_colors[j]`` (0: none).
+    Plain data, so it pickles to worker processes and fingerprints stably.
+    """
+
+    __slots__ = ("_fingerprint", "option_colors", "option_items", "primary", "secondary")
+
+    def __init__(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: tuple[tuple[int, ...], ...],
+        option_colors: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.primary = primary
+        self.secondary = secondary
+        self.option_items = option_items
+        self.option_colors = option_colors
+        self._fingerprint: str | None = None
+
+    def __getstate__(
+        self,
+    ) -> tuple[int, int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        return self.primary, self.secondary, self.option_items, self.option_colors
+
+    def __setstate__(self, state: tuple[int, int, Any, Any]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DLXProblem) and self.__getstate__() == other.__getstate__()
+
+    def __hash__(self) -> int:
+        return hash(self.__getstate__())
+
+    @property
+    def kind(self) -> str:
+        return "exact-cover"
+
+    def engine(self) -> Engine:
+        dlx = _native.load("lazysearch.exactcover._dlx")
+        engine: Engine = dlx.DLXEngine(
+            self.primary,
+            self.secondary,
+            [list(o) for o in self.option_items],
+            [list(c) for c in self.option_colors],
+        )
+        return engine
+
+    def fingerprint(self) -> str:
+        """``sha256:`` and the digest of the numbers that define the problem."""
+        if self._fingerprint is None:
+            import hashlib
+            import json
+
+            data = json.dumps(self.__getstate__(), separators=(",", ":"))
+            self._fingerprint = "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+        return self._fingerprint
+
+
+def _split_text_option(text: str) -> list[Hashable]:
+    """``"a b x:red"`` -> ``["a", "b", Colour("x", "red")]`` (Knuth's option lines)."""
+    entries: list[Hashable] = []
+    for token in text.split():
+        item, sep, colour = token.partition(":")
+        entries.append(Colour(item, colour) if sep else item)
+    return entries
+
+
+class ExactCover:
+    """An exact-cover problem: choose options that cover every primary item exactly once
+    and every secondary item at most once (or, with colours, only in one colour).
+
+    >>> p = ExactCover(["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+    >>> p.primary
+    ('c', 'e', 'a', 'd', 'g', 'b', 'f')
+    >>> [p.options[j] for j in p.solve().one()]
+    [('c', 'e'), ('a', 'd', 'f'), ('b', 'g')]
+
+    Parameters
+    ----------
+    options:
+        Each option is an iterable of items, or a string of whitespace-separated item
+        names (``"a d g"``, with ``"x:red"`` for a coloured secondary item).  An item
+        in an option is any hashable label, or a :class:`Colour` for a secondary item.
+    primary:
+        The primary items, in the order the search should prefer on ties.  When given,
+        every item an option names must be listed here or in ``secondary``.  When
+        omitted, every item that is not secondary is primary, in order of appearance.
+    secondary:
+        The secondary items.
+
+    Raises
+    ------
+    EmptyOptionError, UnknownItemError, DuplicateItemError, ItemConflictError, NoPrimaryItemError
+        Each naming the option (0-based) and the item at fault.
+    """
+
+    def __init__(
+        self,
+        options: Iterable[Iterable[Hashable] | str],
+        *,
+        primary: Iterable[Hashable] | None = None,
+        secondary: Iterable[Hashable] | None = None,
+    ) -> None:
+        rows: list[tuple[Hashable, ...]] = []
+        for option in options:
+            if isinstance(option, str):
+                rows.append(tuple(_split_text_option(option)))
+            else:
+                rows.append(tuple(option))
+        sec = _unique(secondary or (), "secondary")
+        if primary is not None:
+            prim = _unique(primary, "primary")
+            both = set(prim).intersection(sec)
+            if both:
+                item = next(x for x in prim if x in both)
+                raise ItemConflictError(f"item {item!r} is both primary and secondary")
+        else:
+            seen: dict[Hashable, None] = {}
+            secondary_set = set(sec)
+            for row in rows:
+                for entry in row:
+                    item = entry.item if isinstance(entry, Colour) else entry
+                    if item not in secondary_set:
+                        seen.setdefault(item, None)
+            prim = tuple(seen)
+        self.primary: tuple[Hashable, ...] = prim
+        self.secondary: tuple[Hashable, ...] = sec
+        self.options: tuple[tuple[Hashable, ...], ...] = tuple(rows)
+        self.items: tuple[Hashable, ...] = prim + sec
+        self.problem = self._numbered(rows, primary is not None)
+
+    def _numbered(self, rows: list[tuple[Hashable, ...]], closed: bool) -> DLXProblem:
+        number = {item: i + 1 for i, item in enumerate(self.items)}
+        n_primary = len(self.primary)
+        colours: dict[Hashable, int] = {}
+        option_items: list[tuple[int, ...]] = []
+        option_colors: list[tuple[int, ...]] = []
+        for j, row in enumerate(rows):
+            if not row:
+                raise EmptyOptionError(f"option {j} is empty")
+            items: list[int] = []
+            cols: list[int] = []
+            for entry in row:
+                colour = None
+                item = entry
+                if isinstance(entry, Colour):
+                    item, colour = entry.item, entry.colour
+                i = number.get(item)
+                if i is None:
+                    what = "neither primary nor secondary" if closed else "not declared"
+                    raise UnknownItemError(f"option {j} names item {item!r}, which is {what}")
+                if i in items:
+                    raise DuplicateItemError(f"option {j} names item {item!r} twice")
+                if colour is not None and i <= n_primary:
+                    raise ItemConflictError(
+                        f"option {j} gives primary item {item!r} the colour {colour!r}; "
+                        "only secondary items take colours"
+                    )
+                items.append(i)
+                cols.append(0 if colour is None else colours.setdefault(colour, len(colours) + 1))
+            if min(items) > n_primary:
+                raise NoPrimaryItemError(
+                    f"option {j} names no primary item, so no search could ever choose it"
+                )
+            option_items.append(tuple(items))
+            option_colors.append(tuple(cols))
+        return DLXProblem(n_primary, len(self.secondary), tuple(option_items), tuple(option_colors))
+
+    def search(self) -> Search:
+        return Search(self.problem)
+
+    def solve(self) -> Solutions[tuple[int, ...]]:
+        """A lazy stream of solutions, each a tuple of option indices (ascending)."""
+        return Solutions(Search(self.problem))
+
+    def chosen(self, solution: Sequence[int]) -> list[tuple[Hashable, ...]]:
+        """The options a solution picks, as given."""
+        return [self.options[j] for j in solution]
+
+    def verify(self, solution: Sequence[int]) -> None:
+        """Raise ``InvalidSolutionError`` unless ``solution`` solves this problem."""
+        from .verify import verify
+
+        verify(self.options, solution, primary=self.primary, secondary=self.secondary)
+
+    def __repr__(self) -> str:
+        return (
+            f"<ExactCover: {len(self.primary)} primary + {len(self.secondary)} secondary items, "
+            f"{len(self.options)} options>"
+        )
+
+
+def _unique(items: Iterable[Hashable], which: str) -> tuple[Hashable, ...]:
+    out: dict[Hashable, None] = {}
+    for item in items:
+        if item in out:
+            raise DuplicateItemError(f"item {item!r} is listed twice among the {which} items")
+        out[item] = None
+    return tuple(out)
+
+
+def exact_cover(
+    options: Iterable[Iterable[Hashable] | str],
+    *,
+    primary: Iterable[Hashable] | None = None,
+    secondary: Iterable[Hashable] | None = None,
+) -> Solutions[tuple[int, ...]]:
+    """All exact covers of ``options``, as a lazy stream of tuples of option indices.
+
+    >>> from lazysearch import exact_cover
+    >>> exact_cover(["c e", "a d g", "b c f", "a d f", "b g", "d e g"]).take(2)
+    [(0, 3, 4)]
+
+    Secondary items are covered at most once; with colours, options that agree on an
+    item's colour may share it:
+
+    >>> opts = [["p", Colour("x", 1)], ["q", Colour("x", 1)], ["q", Colour("x", 2)]]
+    >>> exact_cover(opts, secondary=["x"]).take(5)
+    [(0, 1)]
+
+    The problem is checked when this is called; the search runs only when the stream
+    is read.  See :class:`ExactCover` for the parameters and the errors.
+    """
+    return ExactCover(options, primary=primary, secondary=secondary).solve()
+
+
+def problem_size(problem: DLXProblem) -> dict[str, Any]:
+    """Items, options and nodes of a problem (for statistics)."""
+    return {
+        "primary": problem.primary,
+        "secondary": problem.secondary,
+        "options": len(problem.option_items),
+        "nodes": sum(len(o) for o in problem.option_items),
+    }

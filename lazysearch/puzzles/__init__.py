@@ -1,0 +1,6 @@
+"""Puzzles built on the exact-cover engine."""
+
+from .langford import langford, langford_problem
+from .queens import queens, queens_problem
+
+__all__ = ["langford", "langford_problem", "queens", "queens_problem"]

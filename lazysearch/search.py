@@ -1,0 +1,387 @@
+"""The Search protocol: a walk over a tree kept on an explicit stack, with its position
+as plain data.
+
+Every engine (exact cover, kakuro, knight's tours) is a small machine with the same
+surface (:class:`Engine`); :class:`Search` adds everything that follows from the position
+being data: checkpoints, subtrees, progress, estimates and statistics.
+
+A node of the search tree is named by its *position*: the list of choice indices from
+the root, ``k`` of ``d`` at each level.  Replaying a position from the root rebuilds
+the engine's stack exactly, because the choices at a node depend only on the choices
+above it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple, Protocol
+
+from .errors import CheckpointError, LazysearchError
+
+CHECKPOINT_FORMAT = "lazysearch-checkpoint"
+CHECKPOINT_VERSION = 1
+
+# Engine states (the engines use the same numbers).
+ENTER, LEAF, DONE = 0, 1, 2
+_STATE_NAMES = {ENTER: "enter", LEAF: "leaf", DONE: "done"}
+_STATE_CODES = {v: k for k, v in _STATE_NAMES.items()}
+
+#: Nodes an engine walks before it hands control back to Python (for Ctrl-C, progress
+#: callbacks and checkpoints).  About a few milliseconds of compiled work.
+CHUNK = 1 << 16
+
+
+class Engine(Protocol):
+    """What an engine provides; :mod:`lazysearch.exactcover._dlx` is the model.
+
+    ``run(limit, budget)`` walks on until ``limit`` leaves were reported (0: no limit)
+    or ``budget`` nodes were entered (0: no budget) and returns how many leaves it
+    reported.  ``replay(ks)`` descends from the node about to be entered along choice
+    indices ``ks``.  ``branching()`` tells, at a node not yet entered, ``-1`` for a
+    solution or else how many children it has.
+    """
+
+    level: int
+    floor: int
+    state: int
+    cut_depth: int
+    leaf_kind: int
+    nodes: int
+    solutions: int
+
+    def run(self, limit: int, budget: int) -> int: ...
+    def replay(self, ks: list[int]) -> bool: ...
+    def restart(self) -> None: ...
+    def branching(self) -> int: ...
+    def position(self) -> list[int]: ...
+    def degrees(self) -> list[int]: ...
+    def solution(self) -> tuple[Any, ...]: ...
+
+
+class Problem(Protocol):
+    """A problem an engine can be built from; picklable, so workers can rebuild it."""
+
+    @property
+    def kind(self) -> str: ...
+    def engine(self) -> Engine: ...
+    def fingerprint(self) -> str: ...
+
+
+class Stats(NamedTuple):
+    """Counters of a search: nodes entered, solutions found, the current depth."""
+
+    nodes: int
+    solutions: int
+    level: int
+
+
+class Estimate(NamedTuple):
+    """Knuth's random-probe estimate of a search tree (Math. Comp. 29, 1975).
+
+    ``nodes`` and ``solutions`` are the means over ``samples`` probes; the ``*_stderr``
+    fields are the standard errors of those means (the spread of one probe divided by
+    the square root of the number of probes).
+    """
+
+    samples: int
+    nodes: float
+    nodes_stderr: float
+    solutions: float
+    solutions_stderr: float
+
+
+def _mean_and_stderr(values: list[int]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf if n == 1 else 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+class Search:
+    """An iterator over the raw solutions of one problem, walked on an explicit stack.
+
+    >>> from lazysearch import exact_cover
+    >>> s = exact_cover(["a b", "a", "b"]).search
+    >>> next(s), s.position, s.stats.solutions
+    ((0,), (0,), 1)
+
+    Parameters
+    ----------
+    problem:
+        What to search; it builds the engine and names itself by a fingerprint.
+    prefix:
+        A position: search only the subtree below that node.
+
+    Raises
+    ------
+    LazysearchError
+        If ``prefix`` is not a node of the tree.
+    """
+
+    def __init__(self, problem: Problem, prefix: Sequence[int] = ()) -> None:
+        self.problem = problem
+        self._prefix: tuple[int, ...] = tuple(int(k) for k in prefix)
+        self._engine = self._fresh_engine(self._prefix)
+        self._progress = 0.0
+
+    def _fresh_engine(self, prefix: tuple[int, ...]) -> Engine:
+        engine = self.problem.engine()
+        if not engine.replay(list(prefix)):
+            raise LazysearchError(
+                f"subtree prefix {list(prefix)} is not a node of this search tree"
+            )
+        engine.floor = len(prefix)
+        return engine
+
+    # -- iteration ---------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        engine = self._engine
+        while engine.state != DONE:
+            if engine.run(1, CHUNK):
+                return engine.solution()
+        raise StopIteration
+
+    def count(self, callback: Callable[[Search], object] | None = None) -> int:
+        """Count the solutions not yet reached, without building them; consumes the search.
+
+        >>> from lazysearch import queens
+        >>> queens(8).search.count()
+        92
+
+        ``callback(search)``, if given, is called every few milliseconds of work (for a
+        progress bar); it may read ``progress()`` and ``stats``.
+        """
+        engine = self._engine
+        total = 0
+        while engine.state != DONE:
+            total += engine.run(0, CHUNK)
+            if callback is not None:
+                callback(self)
+        return total
+
+    # -- where we are --------------------------------------------------------------------
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The position of the subtree this search is restricted to (``()``: the root)."""
+        return self._prefix
+
+    @property
+    def position(self) -> tuple[int, ...]:
+        """The choice indices from the root to the current node."""
+        return tuple(self._engine.position())
+
+    @property
+    def done(self) -> bool:
+        return self._engine.state == DONE
+
+    @property
+    def stats(self) -> Stats:
+        e = self._engine
+        return Stats(nodes=int(e.nodes), solutions=int(e.solutions), level=int(e.level))
+
+    def progress(self) -> float:
+        """The fraction of the tree already walked, in [0, 1]; it never decreases.
+
+        Each level contributes ``k / (d_1 * ... * d_level)`` for its ``k``-th of ``d``
+        choices (Knuth's measure, with every child of a node weighing the same).
+        """
+        engine = self._engine
+        if engine.state == DONE:
+            self._progress = 1.0
+            return 1.0
+        ks = engine.position()
+        ds = engine.degrees()
+        fraction = 0.0
+        weight = 1.0
+        for t in range(len(self._prefix), len(ks)):
+            weight /= ds[t]
+            fraction += ks[t] * weight
+        if engine.state == LEAF:
+            fraction += weight
+        self._progress = max(self._progress, min(fraction, 1.0))
+        return self._progress
+
+    # -- checkpoints ------------------------------------------------------------------------
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The state of this search as a small JSON-able dict.
+
+        >>> from lazysearch import queens
+        >>> s = queens(6).search
+        >>> _ = next(s)
+        >>> cp = s.checkpoint()
+        >>> cp["position"], cp["state"], cp["solutions"]
+        ([0, 0, 1, 0, 0, 0], 'leaf', 1)
+        """
+        e = self._engine
+        return {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "kind": self.problem.kind,
+            "fingerprint": self.problem.fingerprint(),
+            "prefix": list(self._prefix),
+            "position": e.position(),
+            "state": _STATE_NAMES[e.state],
+            "nodes": int(e.nodes),
+            "solutions": int(e.solutions),
+        }
+
+    def resume(self, checkpoint: dict[str, Any]) -> Search:
+        """A new search of the same problem that goes on where ``checkpoint`` was taken.
+
+        Raises
+        ------
+        CheckpointError
+            If the checkpoint is malformed, of another format version, or was made for
+            another problem.
+        """
+        cp = _validated(checkpoint, self.problem)
+        prefix = tuple(cp["prefix"])
+        position = cp["position"]
+        resumed = Search(self.problem, prefix)
+        resumed._restore(position, _STATE_CODES[cp["state"]])
+        resumed._engine.nodes = cp["nodes"]
+        resumed._engine.solutions = cp["solutions"]
+        return resumed
+
+    def _restore(self, position: Sequence[int], state: int) -> None:
+        """Move this (fresh) search to ``position`` inside its subtree, in ``state``."""
+        prefix = self._prefix
+        if tuple(position[: len(prefix)]) != prefix:
+            raise CheckpointError(f"position {list(position)} is outside subtree {list(prefix)}")
+        if state == DONE:
+            self._engine.state = DONE
+            return
+        if not self._engine.replay([int(k) for k in position[len(prefix) :]]):
+            raise CheckpointError(f"position {list(position)} is not a node of this search tree")
+        if state == LEAF:
+            if self._engine.branching() != -1:
+                raise CheckpointError(
+                    f"position {list(position)} is not a solution, so cannot be a leaf"
+                )
+            self._engine.state = LEAF
+
+    # -- subtrees and estimates ---------------------------------------------------------------
+
+    def subtrees(self, depth: int) -> list[tuple[int, ...]]:
+        """The positions of the nodes ``depth`` levels below this search's root.
+
+        Solutions found above that depth are listed too (as shorter positions), and dead
+        ends are left out, so the subtrees' solutions are exactly the search's, each once.
+
+        >>> from lazysearch import queens
+        >>> s = queens(6).search
+        >>> s.subtrees(1)
+        [(0,), (1,), (2,), (3,), (4,), (5,)]
+        >>> sum(s.subtree(p).count() for p in s.subtrees(1))
+        4
+        """
+        if depth < 0:
+            raise ValueError(f"subtrees() needs a depth >= 0, got {depth}")
+        engine = self._fresh_engine(self._prefix)
+        engine.cut_depth = len(self._prefix) + depth
+        found: list[tuple[int, ...]] = []
+        while engine.run(1, 0):
+            found.append(tuple(engine.position()))
+        return found
+
+    def subtree(self, prefix: Sequence[int]) -> Search:
+        """A new search that walks only the subtree below position ``prefix``."""
+        prefix = tuple(int(k) for k in prefix)
+        if prefix[: len(self._prefix)] != self._prefix:
+            raise LazysearchError(
+                f"subtree {list(prefix)} is outside this search's subtree {list(self._prefix)}"
+            )
+        return Search(self.problem, prefix)
+
+    def estimate(self, samples: int = 1000, seed: int | None = None) -> Estimate:
+        """Estimate the size of the tree and its number of solutions by random probes.
+
+        Each probe walks from the root to a leaf taking a uniformly random child at
+        every node; the product of the branching degrees met is an unbiased estimate of
+        the number of nodes at that depth (Knuth 1975).  Nothing is searched.
+
+        >>> from lazysearch import queens
+        >>> est = queens(8).search.estimate(samples=2000, seed=1)
+        >>> 40 < est.solutions < 150
+        True
+        """
+        if samples < 1:
+            raise ValueError(f"estimate() needs samples >= 1, got {samples}")
+        import random
+
+        rng = random.Random(seed)
+        engine = self.problem.engine()
+        node_estimates: list[int] = []
+        solution_estimates: list[int] = []
+        for _ in range(samples):
+            engine.restart()
+            engine.replay(list(self._prefix))
+            weight = 1
+            nodes = 1
+            solutions = 0
+            while True:
+                b = engine.branching()
+                if b < 0:
+                    solutions = weight
+                    break
+                if b == 0:
+                    break
+                weight *= b
+                nodes += weight
+                engine.replay([rng.randrange(b)])
+            node_estimates.append(nodes)
+            solution_estimates.append(solutions)
+        n_mean, n_err = _mean_and_stderr(node_estimates)
+        s_mean, s_err = _mean_and_stderr(solution_estimates)
+        return Estimate(samples, n_mean, n_err, s_mean, s_err)
+
+    def _finish(self, solutions: int, nodes: int) -> None:
+        """Mark the search as walked to the end by others, who found ``solutions`` more
+        in ``nodes`` more nodes."""
+        self._engine.solutions += solutions
+        self._engine.nodes += nodes
+        self._engine.state = DONE
+
+
+def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
+    if not isinstance(checkpoint, dict):
+        raise CheckpointError(f"a checkpoint is a dict, not {type(checkpoint).__name__}")
+    if checkpoint.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"not a lazysearch checkpoint (format {checkpoint.get('format')!r})")
+    if checkpoint.get("version") != CHECKPOINT_VERSION:
+        raise CheckpointError(
+            f"checkpoint version {checkpoint.get('version')!r} is not {CHECKPOINT_VERSION}, "
+            "the version this lazysearch reads"
+        )
+    if (
+        checkpoint.get("kind") != problem.kind
+        or checkpoint.get("fingerprint") != problem.fingerprint()
+    ):
+        raise CheckpointError(
+            f"checkpoint was made for another problem ({checkpoint.get('kind')!r}, "
+            f"fingerprint {str(checkpoint.get('fingerprint'))[:19]}...)"
+        )
+    for key in ("prefix", "position"):
+        value = checkpoint.get(key)
+        if not isinstance(value, list) or not all(type(k) is int and k >= 0 for k in value):
+            raise CheckpointError(
+                f"checkpoint {key} must be a list of integers >= 0, got {value!r}"
+            )
+    if checkpoint.get("state") not in _STATE_CODES:
+        raise CheckpointError(
+            f"checkpoint state {checkpoint.get('state')!r} is not one of enter, leaf, done"
+        )
+    for key in ("nodes", "solutions"):
+        value = checkpoint.get(key)
+        if type(value) is not int or value < 0:
+            raise CheckpointError(f"checkpoint {key} must be an integer >= 0, got {value!r}")
+    return checkpoint

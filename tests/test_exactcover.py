@@ -1,0 +1,189 @@
+"""Exact cover: known answers, brute-force agreement, colours, bad input."""
+
+from __future__ import annotations
+
+import sys
+
+import more_itertools
+import pytest
+from hypothesis import given, settings
+
+from lazysearch import (
+    Colour,
+    DuplicateItemError,
+    EmptyOptionError,
+    ExactCover,
+    ItemConflictError,
+    NoPrimaryItemError,
+    UnknownItemError,
+    exact_cover,
+)
+from lazysearch.exactcover import verify
+from lazysearch.puzzles import langford_problem, queens_problem
+
+from .helpers import brute_force_covers, small_problems
+
+KNUTH = ["c e", "a d g", "b c f", "a d f", "b g", "d e g"]
+
+# shared/ORACLES.md
+QUEENS = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]
+LANGFORD = {1: 0, 2: 0, 3: 1, 4: 1, 5: 0, 6: 0, 7: 26, 8: 150}
+
+
+def test_knuths_example_has_its_one_solution() -> None:
+    solutions = exact_cover(KNUTH).take(5)
+    assert solutions == [(0, 3, 4)]
+    verify(KNUTH, solutions[0])
+
+
+@pytest.mark.parametrize("n", range(1, len(QUEENS) + 1))
+def test_queens_counts_match_oeis_a000170(n: int) -> None:
+    problem = queens_problem(n)
+    assert problem.solve().count() == QUEENS[n - 1]
+    if n <= 8:
+        solutions = list(problem.solve())
+        assert len(solutions) == len(set(solutions)) == QUEENS[n - 1]
+        for s in solutions:
+            problem.verify(s)
+
+
+@pytest.mark.parametrize("n", sorted(LANGFORD))
+def test_langford_counts_match_oeis_a014552(n: int) -> None:
+    problem = langford_problem(n)
+    solutions = list(problem.solve())
+    assert len(solutions) == LANGFORD[n]
+    for s in solutions:
+        problem.verify(s)
+    assert langford_problem(n, symmetry=False).solve().count() == 2 * LANGFORD[n]
+
+
+def sudoku_grid_options(box: int) -> list[list[tuple[str, int, int]]]:
+    n = box * box
+    options = []
+    for r in range(n):
+        for c in range(n):
+            b = (r // box) * box + c // box
+            for v in range(n):
+                options.append([("cell", r, c), ("row", r, v), ("col", c, v), ("box", b, v)])
+    return options
+
+
+def test_there_are_288_four_by_four_sudoku_grids() -> None:
+    options = sudoku_grid_options(2)
+    stream = exact_cover(options)
+    assert stream.count() == 288
+    for s in exact_cover(options).take(20):
+        verify(options, s)
+
+
+def test_empty_problem_has_one_empty_solution() -> None:
+    assert exact_cover([]).take(2) == [()]
+
+
+def test_an_uncoverable_item_gives_no_solution() -> None:
+    assert exact_cover(["a b"], primary=["a", "b", "c"]).take(1) == []
+
+
+@given(small_problems())
+@settings(max_examples=150, deadline=None)
+def test_agrees_with_brute_force(problem: tuple[list, list, list]) -> None:
+    options, primary, secondary = problem
+    expected = brute_force_covers(options, primary, secondary)
+    found = list(exact_cover(options, primary=primary, secondary=secondary))
+    assert len(found) == len(set(found))
+    assert set(found) == expected
+    for s in found:
+        verify(options, s, primary=primary, secondary=secondary)
+    assert exact_cover(options, primary=primary, secondary=secondary).count() == len(expected)
+
+
+@given(small_problems())
+@settings(max_examples=100, deadline=None)
+def test_count_equals_the_length_of_the_stream(problem: tuple[list, list, list]) -> None:
+    options, primary, secondary = problem
+    counted = exact_cover(options, primary=primary, secondary=secondary).count()
+    assert counted == more_itertools.ilen(
+        exact_cover(options, primary=primary, secondary=secondary)
+    )
+
+
+def test_colours_let_options_share_a_secondary_item() -> None:
+    options = [
+        ["p", Colour("x", "red")],
+        ["q", Colour("x", "red")],
+        ["q", Colour("x", "blue")],
+        ["q", "x"],
+        ["q"],
+    ]
+    found = set(exact_cover(options, secondary=["x"]))
+    assert found == {(0, 1), (0, 4)}
+    for s in found:
+        verify(options, s, secondary=["x"])
+
+
+def test_text_options_take_colours() -> None:
+    found = exact_cover(["p x:A", "q x:A", "q x:B"], secondary=["x"]).take(5)
+    assert found == [(0, 1)]
+
+
+def test_a_search_a_hundred_thousand_levels_deep_needs_no_recursion() -> None:
+    n = 100_000
+    limit = sys.getrecursionlimit()
+    assert n > 10 * limit
+    options = [[i] for i in range(n)]
+    stream = exact_cover(options, primary=range(n))
+    solution = stream.first()
+    assert solution == tuple(range(n))
+    assert stream.stats.level == n
+    assert stream.take(1) == []
+
+
+def test_items_default_to_primary_in_order_of_appearance() -> None:
+    p = ExactCover(["b a", "a c"], secondary=["c"])
+    assert p.primary == ("b", "a")
+    assert p.secondary == ("c",)
+
+
+@pytest.mark.parametrize(
+    ("options", "kwargs", "error", "words"),
+    [
+        ([["a"], []], {}, EmptyOptionError, "option 1 is empty"),
+        ([["a", "q"]], {"primary": ["a"]}, UnknownItemError, "option 0 names item 'q'"),
+        ([["a", "a"]], {}, DuplicateItemError, "option 0 names item 'a' twice"),
+        ([["a"]], {"primary": ["a"], "secondary": ["a"]}, ItemConflictError, "'a' is both"),
+        ([["a", Colour("a", 1)]], {}, DuplicateItemError, "twice"),
+        (
+            [[Colour("a", 1)]],
+            {"primary": ["a"]},
+            ItemConflictError,
+            "primary item 'a' the colour 1",
+        ),
+        ([["a"]], {"primary": ["a", "a"]}, DuplicateItemError, "listed twice"),
+        ([[Colour("x", 1)]], {}, ItemConflictError, "only secondary items take colours"),
+        (
+            [["a"], ["x"]],
+            {"secondary": ["x"]},
+            NoPrimaryItemError,
+            "option 1 names no primary item",
+        ),
+    ],
+)
+def test_bad_problems_fail_at_the_call_with_the_option_and_item(
+    options: list, kwargs: dict, error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error, match=words.replace("(", r"\(")):
+        exact_cover(options, **kwargs)
+    assert issubclass(error, ValueError)
+
+
+def test_verifier_rejects_wrong_solutions() -> None:
+    from lazysearch import InvalidSolutionError
+
+    with pytest.raises(InvalidSolutionError, match="covered 0 times"):
+        verify(KNUTH, (0, 3))
+    with pytest.raises(InvalidSolutionError, match="not strictly increasing"):
+        verify(KNUTH, (3, 0, 4))
+    with pytest.raises(InvalidSolutionError, match="option 9"):
+        verify(KNUTH, (0, 9))
+    with pytest.raises(InvalidSolutionError, match="without one common colour"):
+        verify(["p x:A", "q x:B"], (0, 1), secondary=["x"])
