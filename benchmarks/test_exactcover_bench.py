@@ -18,6 +18,7 @@ import pytest
 import lazysearch
 from lazysearch import _native
 from lazysearch.puzzles import langford_problem, queens_problem
+from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
 
 from . import peers
 
@@ -32,6 +33,14 @@ INSTANCES: dict[str, tuple[Callable[[], Instance], int]] = {
     "queens-12": (lambda: as_lists(queens_problem(12)), 14200),
     "langford-11": (lambda: as_lists(langford_problem(11, symmetry=False)), 35584),
     "langford-11-cut": (lambda: as_lists(langford_problem(11)), 17792),
+    "pentominoes-6x10": (lambda: as_lists(tiling_problem(rectangle(6, 10), PENTOMINOES)), 9356),
+}
+# Solvers too slow to run on an instance in a benchmark session (minutes each).
+TOO_SLOW = {
+    ("pentominoes-6x10", "lazysearch-pure"),
+    ("pentominoes-6x10", "algorithm-x-sets"),
+    ("pentominoes-6x10", "cp-sat"),
+    ("pentominoes-6x10", "exact-cover"),
 }
 
 
@@ -74,6 +83,8 @@ def _warm_xcover() -> None:
 def test_count(benchmark: Any, instance: str, solver: str) -> None:
     build, expected = INSTANCES[instance]
     function, module = SOLVERS[solver]
+    if (instance, solver) in TOO_SLOW:
+        pytest.skip(f"{solver} takes minutes on {instance}")
     if module is not None and importlib.util.find_spec(module) is None:
         pytest.skip(f"{module} is not installed (pip install -e '.[bench]')")
     if solver == "xcover":
@@ -81,7 +92,7 @@ def test_count(benchmark: Any, instance: str, solver: str) -> None:
     options, primary, secondary = build()
     benchmark.group = f"count {instance}"
     benchmark.extra_info["compiled"] = lazysearch.compiled()
-    rounds = 1 if solver in SLOW else 5
+    rounds = 1 if solver in SLOW or instance.startswith("pentominoes") else 5
     found = benchmark.pedantic(
         function, args=(options, primary, secondary), rounds=rounds, iterations=1
     )
@@ -158,3 +169,35 @@ def test_startup_import_and_prove_a_hard_sudoku_unique(benchmark: Any) -> None:
     assert benchmark.pedantic(run, rounds=5, iterations=1) == 1
     benchmark.extra_info["in_process_s"] = min(inside)
     print(json.dumps({"startup_in_process_s": min(inside)}))
+
+
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forking parent
+# (here, the whole pytest process), while VmHWM belongs to the new program alone.
+MEMORY_SCRIPT = """
+import lazysearch
+from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tile
+stream = tile(rectangle(6, 10), PENTOMINOES)
+found = len(stream.take(500))
+with open("/proc/self/status") as f:
+    peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+print(found, peak)
+"""
+
+
+def test_peak_memory_on_the_6x10_pentomino_matrix(benchmark: Any) -> None:
+    """Peak resident memory of a whole process (interpreter included) that builds the
+    6x10 pentomino exact cover and reads 500 tilings; ``extra_info['peak_mb']``."""
+    peaks: list[float] = []
+
+    def run() -> int:
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_SCRIPT], capture_output=True, text=True, check=True
+        )
+        count, kilobytes = out.stdout.split()
+        peaks.append(int(kilobytes) / 1024)
+        return int(count)
+
+    benchmark.group = "memory"
+    assert benchmark.pedantic(run, rounds=1, iterations=1) == 500
+    benchmark.extra_info["peak_mb"] = max(peaks)
+    print(json.dumps({"peak_mb": max(peaks)}))

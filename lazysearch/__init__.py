@@ -24,6 +24,7 @@ from .errors import (
     UnknownItemError,
 )
 from .exactcover.problem import Colour, ExactCover, exact_cover
+from .puzzles import polyomino
 from .puzzles.langford import langford
 from .puzzles.queens import queens
 from .search import Estimate, Search, Stats
@@ -66,5 +67,6 @@ __all__ = [
     "compiled",
     "exact_cover",
     "langford",
+    "polyomino",
     "queens",
 ]

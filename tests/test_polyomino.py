@@ -1,0 +1,91 @@
+"""Polyomino tilings: piece sets, boards, oracle counts, independent checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from lazysearch import polyomino
+from lazysearch.puzzles.polyomino import (
+    PENTOMINOES,
+    TETROMINOES,
+    Tiling,
+    board,
+    piece,
+    rectangle,
+    tile,
+)
+
+
+def check_tiling(t: Tiling, pieces: dict[str, polyomino.Piece]) -> None:
+    """Independent check: every board cell covered once, each piece once, in a legal shape."""
+    covered: list[tuple[int, int]] = []
+    names = []
+    for name, cells in t.pieces:
+        names.append(name)
+        covered.extend(cells)
+        shapes = {polyomino._normalized(s) for s in pieces[name].orientations()}
+        assert polyomino._normalized(cells) in shapes, f"{name} has an illegal shape"
+    assert sorted(names) == sorted(pieces)
+    assert sorted(covered) == sorted(t.board.cells)
+
+
+def test_piece_sets_have_the_right_sizes() -> None:
+    assert len(PENTOMINOES) == 12 and all(len(p.cells) == 5 for p in PENTOMINOES.values())
+    assert len(TETROMINOES) == 5
+    assert len(polyomino.HEXOMINOES) == 35
+    assert [len(polyomino.free_polyominoes(n)) for n in range(1, 8)] == [1, 1, 2, 5, 12, 35, 108]
+    # Each pentomino is a different free shape.
+    canon = {polyomino._canonical(p.cells) for p in PENTOMINOES.values()}
+    assert len(canon) == 12
+
+
+def test_orientations() -> None:
+    assert len(PENTOMINOES["X"].orientations()) == 1
+    assert len(PENTOMINOES["I"].orientations()) == 2
+    assert len(PENTOMINOES["F"].orientations()) == 8
+    assert len(PENTOMINOES["F"].orientations(reflect=False)) == 4
+
+
+@pytest.mark.parametrize(("rows", "cols", "count"), [(3, 20, 8)])
+def test_pentomino_rectangles_match_the_oracle(rows: int, cols: int, count: int) -> None:
+    tilings = list(tile(rectangle(rows, cols), PENTOMINOES))
+    assert len(tilings) == count
+    for t in tilings:
+        check_tiling(t, PENTOMINOES)
+
+
+def test_boards_with_holes() -> None:
+    ring = board("###\n#.#\n###")
+    two = {"A": piece("A", "####"), "B": piece("B", "####")}
+    found = list(tile(ring, two))
+    assert len(found) == 0  # a straight 4 cannot turn the corner
+    els = {"A": piece("A", "###\n#.."), "B": piece("B", "###\n#..")}
+    found = list(tile(ring, els))
+    # Four ways to cut the ring into two L shapes, times two for which piece is which.
+    assert len(found) == 8
+    for t in found:
+        check_tiling(t, els)
+
+
+def test_text_picture() -> None:
+    t = tile(rectangle(2, 4), {"A": piece("A", "##\n##"), "B": piece("B", "##\n##")}).first()
+    assert str(t) == "AABB\nAABB"
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: piece("Q", "..."), "no cells"),
+        (lambda: piece("Q", "#.#"), "not connected"),
+        (lambda: rectangle(0, 3), "sides >= 1"),
+        (lambda: board(" . \n"), "no cells"),
+        (
+            lambda: tile(rectangle(2, 2), {"A": piece("A", "##")}),
+            "cover 2 cells but the board has 4",
+        ),
+        (lambda: tile(rectangle(1, 4), [piece("A", "##"), piece("A", "##")]), "names must differ"),
+    ],
+)
+def test_bad_input_fails_at_the_call(call: object, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        call()  # type: ignore[operator]
