@@ -11,7 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .errors import LazysearchError
 
@@ -22,6 +22,13 @@ EXIT_INTERRUPTED = 130
 
 class CliError(Exception):
     """A user-facing failure: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr (and ``--help`` for more)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _positive(text: str) -> int:
@@ -50,14 +57,16 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lazysearch",
         description="Combinatorial search with lazy streams of solutions.",
     )
     from . import __version__
 
     parser.add_argument("--version", action="version", version=f"lazysearch {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+    )
 
     dlx = sub.add_parser("dlx", help="solve an exact-cover problem in Knuth's text format")
     dlx.add_argument("file", help="the problem file, or - for standard input")

@@ -69,7 +69,12 @@ def test_bad_arguments_exit_two(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["queens", "-3"])
     assert info.value.code == 2
-    assert "expected a number >= 1" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "expected a number >= 1" in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["sudokuu"])
+    err = capsys.readouterr().err
+    assert err.startswith("lazysearch: error: ") and err.count("\n") == 1
 
 
 def test_python_dash_m_reads_stdin() -> None:

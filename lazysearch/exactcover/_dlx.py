@@ -2,21 +2,16 @@
 
 This is the hot loop of the library.  It is written in Cython's pure-Python mode: the
 same file is compiled to C when a compiler is present and runs, slower, as plain Python
-when it is not.  The data structure is Knuth's (TAOCP 7.2.2.1, Algorithms X and C; his
-programs DLX1 and DLX2), with every node four consecutive ints in one array ``nd``:
+when it is not.  The layout follows Knuth's DLX2 (TAOCP 7.2.2.1, Algorithm C):
 
-    nd[x + TOP]    the item of node x (its header's address), or <= 0 for a spacer;
-                   in an item's header node: the number of options left in its list (LEN)
-    nd[x + ULINK]  the node above x in its item's list
-    nd[x + DLINK]  the node below x
-    nd[x + COLOR]  x's colour: 0 none, > 0 a colour, -1 known compatible (after purify)
-
-so one node is one 16-byte record, and an address x is 4 times the node's number.
-Item ``j`` (1-based) has its header at address ``4j``; ``llink``/``rlink`` (indexed by
-header address) link the primary items into a circular list headed by 0 and the
-secondary items into one headed by ``4(n+1)``.  Options follow the headers, each a run
-of nodes, separated by *spacers*: a spacer's ULINK is the first node of the option
-before it and its DLINK the last node of the option after it.
+* items ``1..n`` have header nodes ``1..n``; ``llink``/``rlink`` link the primary items
+  into a circular list headed by ``0`` and the secondary items into one headed by ``n+1``;
+* option nodes follow the headers, one block per option, separated by *spacer* nodes
+  whose ``top`` is ``<= 0``; a spacer's ``ulink`` is the first node of the option before
+  it and its ``dlink`` the last node of the option after it;
+* ``ulink``/``dlink`` link the nodes of one item vertically, ``top`` names the item,
+  ``length`` counts the nodes still in an item's list, ``color`` holds a node's colour
+  (``0`` none, ``-1`` already known compatible after a *purify*).
 
 The search state is the stack ``x[0..level)`` of chosen nodes together with ``k`` (the
 index of the chosen option in its item's list) and ``d`` (that list's length when the
@@ -24,10 +19,13 @@ item was chosen): the *position* is ``k[0..level)``, plain data from which the w
 stack can be rebuilt.
 
 There are no node objects, no recursion and no allocation per node.  The covering of
-the chosen item is done by the same code as the commits of the other items of the
-option (the header is treated as a colourless node of it), and likewise for uncovering,
-so each of Knuth's loops is written once, in place, rather than called: a call per
-option costs more than its work when the file runs uncompiled.
+the chosen item is done by the same code as the commits of the other items of its option
+(the item's header is treated as a colourless node of the option), and likewise for
+uncovering, so each of Knuth's loops is written once, in place, rather than called: a
+call per option costs more than its work when the file runs uncompiled.
+
+(Keeping a node's four fields side by side in one array, as Knuth's C does, was measured
+and dropped: no faster compiled, and 50% slower as plain Python.)
 """
 
 from __future__ import annotations
@@ -38,6 +36,7 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
 import array
+from collections.abc import Sequence
 
 COMPILED: bool = cython.compiled
 
@@ -46,15 +45,9 @@ ENTER = 0  # about to enter the node at ``level`` (nothing done there yet)
 LEAF = 1  # the node at ``level`` was just reported; next step backs up
 DONE = 2  # the whole (sub)tree has been walked
 
-# What ``run`` reports for the leaf it stopped at.
+# What ``_run`` reports for the leaf it stopped at.
 SOLUTION = 1
 CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
-
-# Offsets of the fields of a node (see the module docstring); C constants when compiled.
-TOP = cython.declare(cython.int, 0)
-ULINK = cython.declare(cython.int, 1)
-DLINK = cython.declare(cython.int, 2)
-COLOR = cython.declare(cython.int, 3)
 
 
 def _ints(values: list[int]) -> object:
@@ -62,6 +55,13 @@ def _ints(values: list[int]) -> object:
     if COMPILED:
         return array.array("i", values)
     return values
+
+
+def _zeros(size: int) -> object:
+    """``size`` zeros in a mutable int buffer (see ``_ints``)."""
+    if COMPILED:
+        return array.array("i", bytes(4 * size))
+    return [0] * size
 
 
 @cython.cclass
@@ -73,7 +73,11 @@ class DLXEngine:
     colours (``0`` for none).
     """
 
-    nd: cython.int[::1]
+    top: cython.int[::1]
+    ulink: cython.int[::1]
+    dlink: cython.int[::1]
+    color: cython.int[::1]
+    length: cython.int[::1]
     llink: cython.int[::1]
     rlink: cython.int[::1]
     option_of: cython.int[::1]
@@ -83,15 +87,15 @@ class DLXEngine:
     replay_k: cython.int[::1]
     _pristine: object
 
-    n_items: cython.int
-    replay_end: cython.int
-    bad_replay: cython.bint
     n_primary = cython.declare(cython.int, visibility="public")
+    n_items: cython.int
     level = cython.declare(cython.int, visibility="public")
     floor = cython.declare(cython.int, visibility="public")
     state = cython.declare(cython.int, visibility="public")
     cut_depth = cython.declare(cython.int, visibility="public")
+    replay_end: cython.int
     leaf_kind = cython.declare(cython.int, visibility="public")
+    bad_replay: cython.bint
     nodes = cython.declare(cython.longlong, visibility="public")
     solutions = cython.declare(cython.longlong, visibility="public")
 
@@ -99,81 +103,23 @@ class DLXEngine:
         self,
         primary: int,
         secondary: int,
-        option_items: list[list[int]],
-        option_colors: list[list[int]],
+        option_items: Sequence[Sequence[int]],
+        option_colors: Sequence[Sequence[int]],
     ) -> None:
-        n = primary + secondary
-        # Build with node numbers (x), then scale to addresses (4x) at the end.
-        top = [0] * (n + 1)  # a header's TOP is its LEN, counted below
-        ulink = list(range(n + 1))
-        dlink = list(range(n + 1))
-        color = [0] * (n + 1)
-        option_of = [-1] * (n + 1)
-        # The two circular item lists: primary headed by 0, secondary by n+1.
-        llink = [0] * (n + 2)
-        rlink = [0] * (n + 2)
-        for i in range(primary + 1):
-            llink[i] = i - 1 if i > 0 else primary
-            rlink[i] = i + 1 if i < primary else 0
-        head = n + 1
-        prev = head
-        for i in range(primary + 1, n + 1):
-            llink[i] = prev
-            rlink[prev] = i
-            prev = i
-        llink[head] = prev
-        rlink[prev] = head
-        # The first spacer.
-        top.append(0)
-        ulink.append(0)
-        dlink.append(0)
-        color.append(0)
-        option_of.append(-1)
-        spacer = n + 1
-        for j, items in enumerate(option_items):
-            colors = option_colors[j]
-            first = len(top)
-            for t, i in enumerate(items):
-                p = len(top)
-                q = ulink[i]
-                top.append(4 * i)
-                ulink.append(q)
-                dlink.append(i)
-                dlink[q] = p
-                ulink[i] = p
-                color.append(colors[t])
-                option_of.append(j)
-                top[i] += 1
-            dlink[spacer] = len(top) - 1
-            spacer = len(top)
-            top.append(-(j + 1))
-            ulink.append(first)
-            dlink.append(0)
-            color.append(0)
-            option_of.append(-1)
-        nd = [0] * (4 * len(top))
-        for x in range(len(top)):
-            nd[4 * x + TOP] = top[x]
-            nd[4 * x + ULINK] = 4 * ulink[x]
-            nd[4 * x + DLINK] = 4 * dlink[x]
-            nd[4 * x + COLOR] = color[x]
-        item_llink = [0] * (4 * (n + 2))
-        item_rlink = [0] * (4 * (n + 2))
-        for i in range(n + 2):
-            item_llink[4 * i] = 4 * llink[i]
-            item_rlink[4 * i] = 4 * rlink[i]
-        depth = primary + 1
+        n: cython.int = primary + secondary
+        m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
         self.n_primary = primary
         self.n_items = n
-        self.nd = _ints(nd)
-        self.llink = _ints(item_llink)
-        self.rlink = _ints(item_rlink)
-        self.option_of = _ints(option_of)
+        buffers = [_zeros(m) for _ in range(4)] + [_zeros(n + 2) for _ in range(3)]
+        self.top, self.ulink, self.dlink, self.color, self.length, self.llink, self.rlink = buffers
+        self.option_of = _ints([-1] * m)
+        self._build(primary, option_items, option_colors)
+        depth = primary + 1
         self.x = _ints([0] * depth)
         self.k = _ints([0] * depth)
         self.d = _ints([0] * depth)
         self.replay_k = _ints([0] * depth)
-        self._pristine = (list(nd), list(item_llink), list(item_rlink))
+        self._pristine = tuple(b[:] for b in buffers[1:])  # all but ``top``, which never changes
         self.level = 0
         self.floor = 0
         self.state = ENTER
@@ -184,13 +130,81 @@ class DLXEngine:
         self.nodes = 0
         self.solutions = 0
 
+    def _build(
+        self,
+        primary: cython.int,
+        option_items: Sequence[Sequence[int]],
+        option_colors: Sequence[Sequence[int]],
+    ) -> None:
+        """X1: fill the preallocated buffers (typed loops: fast when compiled)."""
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        option_of: cython.int[::1] = self.option_of
+        length: cython.int[::1] = self.length
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        n: cython.int = self.n_items
+        i: cython.int
+        j: cython.int
+        t: cython.int
+        p: cython.int
+        q: cython.int
+        first: cython.int
+        spacer: cython.int
+        prev: cython.int
+        # Headers: a header's ``top`` is unused (kept positive); empty vertical lists.
+        for i in range(n + 1):
+            top[i] = i
+            ulink[i] = i
+            dlink[i] = i
+        # The two circular item lists, primary headed by 0, secondary by n+1.
+        for i in range(primary + 1):
+            llink[i] = i - 1 if i > 0 else primary
+            rlink[i] = i + 1 if i < primary else 0
+        prev = n + 1
+        for i in range(primary + 1, n + 1):
+            llink[i] = prev
+            rlink[prev] = i
+            prev = i
+        llink[n + 1] = prev
+        rlink[prev] = n + 1
+        # The first spacer, then each option followed by a spacer.
+        spacer = n + 1
+        p = n + 2
+        for j in range(len(option_items)):
+            items = option_items[j]
+            colors = option_colors[j]
+            first = p
+            for t in range(len(items)):
+                i = items[t]
+                q = ulink[i]
+                top[p] = i
+                ulink[p] = q
+                dlink[p] = i
+                dlink[q] = p
+                ulink[i] = p
+                color[p] = colors[t]
+                option_of[p] = j
+                length[i] += 1
+                p += 1
+            dlink[spacer] = p - 1
+            spacer = p
+            top[p] = -(j + 1)
+            ulink[p] = first
+            p += 1
+
     def restart(self) -> None:
         """Go back to the root with the links as they were built."""
-        nd, llink, rlink = self._pristine
+        ulink, dlink, color, length, llink, rlink = self._pristine
         i: cython.Py_ssize_t
-        for i in range(len(nd)):
-            self.nd[i] = nd[i]
-        for i in range(len(llink)):
+        for i in range(len(ulink)):
+            self.ulink[i] = ulink[i]
+            self.dlink[i] = dlink[i]
+            self.color[i] = color[i]
+        for i in range(len(length)):
+            self.length[i] = length[i]
             self.llink[i] = llink[i]
             self.rlink[i] = rlink[i]
         self.level = 0
@@ -232,8 +246,8 @@ class DLXEngine:
         best: cython.int = 0x7FFFFFFF
         p: cython.int = self.rlink[0]
         while p != 0:
-            if self.nd[p + TOP] < best:
-                best = self.nd[p + TOP]
+            if self.length[p] < best:
+                best = self.length[p]
                 if best <= 1:
                     break  # the same rule as C3 in run()
             p = self.rlink[p]
@@ -247,7 +261,7 @@ class DLXEngine:
 
     def solution(self) -> tuple[int, ...]:
         """The options (0-based, ascending) of the partial solution on the stack."""
-        return tuple(sorted([self.option_of[self.x[t] >> 2] for t in range(self.level)]))
+        return tuple(sorted([self.option_of[self.x[t]] for t in range(self.level)]))
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -256,19 +270,19 @@ class DLXEngine:
         """Walk on until ``limit`` leaves are reported (0: no limit) or ``budget`` nodes
         are entered (0: no budget).  Returns the number of leaves reported; the last one
         is left on the stack with ``state == LEAF``.
-
-        The field offsets are written as numbers here (``nd[x]`` TOP, ``nd[x + 1]``
-        ULINK, ``nd[x + 2]`` DLINK, ``nd[x + 3]`` COLOR): named globals would be memory
-        loads that the C compiler must repeat after every store into ``nd``.
         """
-        nd: cython.int[::1] = self.nd
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        length: cython.int[::1] = self.length
         llink: cython.int[::1] = self.llink
         rlink: cython.int[::1] = self.rlink
         xs: cython.int[::1] = self.x
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
         replay_k: cython.int[::1] = self.replay_k
-        last_header: cython.int = 4 * self.n_items
+        n: cython.int = self.n_items
         level: cython.int = self.level
         floor: cython.int = self.floor
         cut_depth: cython.int = self.cut_depth
@@ -313,13 +327,13 @@ class DLXEngine:
                         self.state = LEAF
                         break
                 else:
-                    # C3: choose the item i with the fewest options (leftmost on ties;
-                    # the first with at most one option at once).
+                    # C3: choose the item i with the fewest options (leftmost on ties; the
+                    # first with at most one option at once).
                     best = 0x7FFFFFFF
                     p = rlink[0]
                     while p != 0:
-                        if nd[p] < best:
-                            best = nd[p]
+                        if length[p] < best:
+                            best = length[p]
                             i = p
                             if best <= 1:
                                 break  # a forced move (or a dead end): look no further
@@ -337,7 +351,7 @@ class DLXEngine:
                     else:
                         # C4: take the first option of i (or the one being replayed);
                         # the commit below covers i itself first, as a colourless node.
-                        xl = nd[i + 2]
+                        xl = dlink[i]
                         kk = 0
                         if level < replay_end:
                             kk = replay_k[level]
@@ -345,7 +359,7 @@ class DLXEngine:
                                 self.bad_replay = True
                                 break
                             while kk > 0:
-                                xl = nd[xl + 2]
+                                xl = dlink[xl]
                                 kk -= 1
                             kk = replay_k[level]
                         xs[level] = xl
@@ -361,60 +375,56 @@ class DLXEngine:
                         break
                     level -= 1
                     xl = xs[level]
-                    i = nd[xl]
-                    nxt = nd[xl + 2]
+                    i = top[xl]
+                    nxt = dlink[xl]
                     # C6: uncommit the other items of xl going left; when xl was the
                     # last option of i, go on to C7 and uncover i as well.
-                    p = xl - 4
+                    p = xl - 1
                     while True:
                         if p == xl:
                             if nxt != i:
                                 break
                             p = i
-                        if p <= last_header:
-                            j = p
-                            c = 0
-                        else:
-                            j = nd[p]
-                            if j <= 0:
-                                p = nd[p + 2]
-                                continue
-                            c = nd[p + 3]
+                        j = top[p]
+                        if j <= 0:
+                            p = dlink[p]
+                            continue
+                        c = color[p]
                         if c >= 0:
-                            q = nd[j + 1]
+                            q = ulink[j]
                             while q != j:
-                                if c > 0 and (q == p or nd[q + 3] < 0):
+                                if c > 0 and (q == p or color[q] < 0):
                                     if q != p:
-                                        nd[q + 3] = c
+                                        color[q] = c
                                 else:
                                     # unhide(q)
-                                    r = q - 4
+                                    r = q - 1
                                     while r != q:
-                                        jj = nd[r]
+                                        jj = top[r]
                                         if jj <= 0:
-                                            r = nd[r + 2]
+                                            r = dlink[r]
                                         else:
-                                            if nd[r + 3] >= 0:
-                                                u = nd[r + 1]
-                                                dn = nd[r + 2]
-                                                nd[u + 2] = r
-                                                nd[dn + 1] = r
-                                                nd[jj] += 1
-                                            r -= 4
-                                q = nd[q + 1]
+                                            if color[r] >= 0:
+                                                u = ulink[r]
+                                                dn = dlink[r]
+                                                dlink[u] = r
+                                                ulink[dn] = r
+                                                length[jj] += 1
+                                            r -= 1
+                                q = ulink[q]
                             if c == 0:
                                 r = llink[j]
                                 q = rlink[j]
                                 rlink[r] = j
                                 llink[q] = j
-                        if p <= last_header:
+                        if p <= n:
                             break
-                        p -= 4
+                        p -= 1
                     if nxt != i:
                         xs[level] = nxt
                         ks[level] += 1
                         xl = nxt
-                        p = xl + 4
+                        p = xl + 1
                         descend = True
                         break
                 if not descend:
@@ -422,43 +432,39 @@ class DLXEngine:
             # C5: commit the items of option xl, starting at node p (the header of the
             # chosen item when the level is new, so that it is covered first).
             while p != xl:
-                if p <= last_header:
-                    j = p
-                    c = 0
-                else:
-                    j = nd[p]
-                    if j <= 0:
-                        p = nd[p + 1]
-                        continue
-                    c = nd[p + 3]
+                j = top[p]
+                if j <= 0:
+                    p = ulink[p]
+                    continue
+                c = color[p]
                 if c >= 0:
                     if c == 0:
                         r = llink[j]
                         q = rlink[j]
                         rlink[r] = q
                         llink[q] = r
-                    q = nd[j + 2]
+                    q = dlink[j]
                     while q != j:
-                        if c > 0 and (q == p or nd[q + 3] == c):
+                        if c > 0 and (q == p or color[q] == c):
                             if q != p:
-                                nd[q + 3] = -1
+                                color[q] = -1
                         else:
                             # hide(q)
-                            r = q + 4
+                            r = q + 1
                             while r != q:
-                                jj = nd[r]
+                                jj = top[r]
                                 if jj <= 0:
-                                    r = nd[r + 1]
+                                    r = ulink[r]
                                 else:
-                                    if nd[r + 3] >= 0:
-                                        u = nd[r + 1]
-                                        dn = nd[r + 2]
-                                        nd[u + 2] = dn
-                                        nd[dn + 1] = u
-                                        nd[jj] -= 1
-                                    r += 4
-                        q = nd[q + 2]
-                p = xl + 4 if p <= last_header else p + 4
+                                    if color[r] >= 0:
+                                        u = ulink[r]
+                                        dn = dlink[r]
+                                        dlink[u] = dn
+                                        ulink[dn] = u
+                                        length[jj] -= 1
+                                    r += 1
+                        q = dlink[q]
+                p = xl + 1 if p <= n else p + 1
             level += 1
             entering = True
             if level == replay_end:

@@ -75,10 +75,7 @@ class DLXProblem:
     def engine(self) -> Engine:
         dlx = _native.load("lazysearch.exactcover._dlx")
         engine: Engine = dlx.DLXEngine(
-            self.primary,
-            self.secondary,
-            [list(o) for o in self.option_items],
-            [list(c) for c in self.option_colors],
+            self.primary, self.secondary, self.option_items, self.option_colors
         )
         return engine
 
@@ -138,40 +135,33 @@ class ExactCover:
         primary: Iterable[Hashable] | None = None,
         secondary: Iterable[Hashable] | None = None,
     ) -> None:
-        rows: list[tuple[Hashable, ...]] = []
-        for option in options:
-            if isinstance(option, str):
-                rows.append(tuple(_split_text_option(option)))
-            else:
-                rows.append(tuple(option))
+        rows: list[tuple[Hashable, ...]] = [
+            tuple(_split_text_option(o)) if isinstance(o, str) else tuple(o) for o in options
+        ]
         sec = _unique(secondary or (), "secondary")
-        if primary is not None:
-            prim = _unique(primary, "primary")
+        closed = primary is not None
+        prim = _unique(primary, "primary") if primary is not None else ()
+        if closed:
             both = set(prim).intersection(sec)
             if both:
                 item = next(x for x in prim if x in both)
                 raise ItemConflictError(f"item {item!r} is both primary and secondary")
-        else:
-            seen: dict[Hashable, None] = {}
-            secondary_set = set(sec)
-            for row in rows:
-                for entry in row:
-                    item = entry.item if isinstance(entry, Colour) else entry
-                    if item not in secondary_set:
-                        seen.setdefault(item, None)
-            prim = tuple(seen)
-        self.primary: tuple[Hashable, ...] = prim
-        self.secondary: tuple[Hashable, ...] = sec
-        self.options: tuple[tuple[Hashable, ...], ...] = tuple(rows)
-        self.items: tuple[Hashable, ...] = prim + sec
-        self.problem = self._numbered(rows, primary is not None)
-
-    def _numbered(self, rows: list[tuple[Hashable, ...]], closed: bool) -> DLXProblem:
-        number = {item: i + 1 for i, item in enumerate(self.items)}
-        n_primary = len(self.primary)
+        # Number the items in one pass over the options: primary items 1..P in the order
+        # given (or of first appearance), secondary items P+1.. in the order given.  While
+        # primary items are still being discovered (``primary`` omitted), secondary ones
+        # carry provisional negative numbers, fixed once P is known.
+        number: dict[Hashable, int] = {item: i + 1 for i, item in enumerate(prim)}
+        for s, item in enumerate(sec):
+            number[item] = len(prim) + s + 1 if closed else -(s + 1)
         colours: dict[Hashable, int] = {}
-        option_items: list[tuple[int, ...]] = []
-        option_colors: list[tuple[int, ...]] = []
+        option_items: list[list[int]] = []
+        option_colors: list[list[int]] = []
+        lookup = number.get
+        n_declared = len(prim)
+
+        def is_primary(i: int) -> bool:
+            return 0 < i <= n_declared if closed else i > 0
+
         for j, row in enumerate(rows):
             if not row:
                 raise EmptyOptionError(f"option {j} is empty")
@@ -182,26 +172,47 @@ class ExactCover:
                 item = entry
                 if isinstance(entry, Colour):
                     item, colour = entry.item, entry.colour
-                i = number.get(item)
+                i = lookup(item)
                 if i is None:
-                    what = "neither primary nor secondary" if closed else "not declared"
-                    raise UnknownItemError(f"option {j} names item {item!r}, which is {what}")
+                    if closed or colour is not None:
+                        what = "neither primary nor secondary" if closed else "not declared"
+                        if colour is not None and not closed:
+                            raise ItemConflictError(
+                                f"option {j} gives item {item!r} the colour {colour!r}, but only "
+                                "secondary items take colours and it is not declared secondary"
+                            )
+                        raise UnknownItemError(f"option {j} names item {item!r}, which is {what}")
+                    i = number[item] = len(number) - len(sec) + 1
                 if i in items:
                     raise DuplicateItemError(f"option {j} names item {item!r} twice")
-                if colour is not None and i <= n_primary:
+                if colour is not None and is_primary(i):
                     raise ItemConflictError(
                         f"option {j} gives primary item {item!r} the colour {colour!r}; "
                         "only secondary items take colours"
                     )
                 items.append(i)
                 cols.append(0 if colour is None else colours.setdefault(colour, len(colours) + 1))
-            if min(items) > n_primary:
+            if not any(map(is_primary, items)):
                 raise NoPrimaryItemError(
                     f"option {j} names no primary item, so no search could ever choose it"
                 )
-            option_items.append(tuple(items))
-            option_colors.append(tuple(cols))
-        return DLXProblem(n_primary, len(self.secondary), tuple(option_items), tuple(option_colors))
+            option_items.append(items)
+            option_colors.append(cols)
+        n_primary = len(number) - len(sec)
+        if not closed:
+            prim = tuple(item for item, i in number.items() if i > 0)
+            if sec:  # the provisional numbers of the secondary items become P+1..
+                option_items = [[i if i > 0 else n_primary - i for i in o] for o in option_items]
+        self.primary: tuple[Hashable, ...] = prim
+        self.secondary: tuple[Hashable, ...] = sec
+        self.options: tuple[tuple[Hashable, ...], ...] = tuple(rows)
+        self.items: tuple[Hashable, ...] = prim + sec
+        self.problem = DLXProblem(
+            n_primary,
+            len(sec),
+            tuple(map(tuple, option_items)),
+            tuple(map(tuple, option_colors)),
+        )
 
     def search(self) -> Search:
         return Search(self.problem)
