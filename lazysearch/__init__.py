@@ -24,7 +24,6 @@ from .errors import (
     UnknownItemError,
 )
 from .exactcover.problem import Colour, ExactCover, exact_cover
-from .puzzles import polyomino
 from .puzzles.langford import langford
 from .puzzles.queens import queens
 from .search import Estimate, Search, Stats
@@ -33,6 +32,19 @@ from .stream import Solutions
 __version__ = "0.1.0"
 
 _ENGINES = ("lazysearch.exactcover._dlx",)
+_LAZY_MODULES = {"polyomino": "lazysearch.puzzles.polyomino", "sudoku": "lazysearch.puzzles.sudoku"}
+
+
+def __getattr__(name: str) -> object:
+    """``lazysearch.sudoku`` and ``lazysearch.polyomino``, imported on first use so that
+    ``import lazysearch`` stays fast."""
+    if name in _LAZY_MODULES:
+        import importlib
+
+        module = importlib.import_module(_LAZY_MODULES[name])
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'lazysearch' has no attribute {name!r}")
 
 
 def compiled() -> bool:
@@ -69,4 +81,5 @@ __all__ = [
     "langford",
     "polyomino",
     "queens",
+    "sudoku",
 ]

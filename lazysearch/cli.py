@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(queens)
     queens.set_defaults(handler=_cmd_queens)
 
+    sudoku = sub.add_parser("sudoku", help="solve sudoku puzzles, one per line (any box size)")
+    sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
+    _add_run_options(sudoku)
+    sudoku.set_defaults(handler=_cmd_sudoku)
+
     langford = sub.add_parser(
         "langford", help="Langford pairs of order N (each pair with its reversal once)"
     )
@@ -178,6 +183,27 @@ def _cmd_langford(args: argparse.Namespace) -> int:
         return " ".join(map(str, solution)) + "\n"
 
     return _run(args, langford(args.n), show, sys.stdout)
+
+
+def _cmd_sudoku(args: argparse.Namespace) -> int:
+    from .puzzles import sudoku
+
+    text, source = _read_source(args.file)
+    puzzles = sudoku.numbered_lines(text, source=source)
+    for number, (line, puzzle) in enumerate(puzzles, start=1):
+        label = f"puzzle {number}, " if len(puzzles) > 1 else ""
+        try:
+            stream = sudoku.solve(puzzle)
+        except sudoku.SudokuError as exc:
+            raise CliError(f"{source}:{line}: {exc}") from None
+
+        def show(n: int, grid: sudoku.Grid, number: int = number, label: str = label) -> str:
+            if args.format == "json":
+                return _json_line(n, grid, puzzle=number, grid=[list(r) for r in grid])
+            return f"{label}solution {n}:\n{sudoku.render(grid)}\n"
+
+        _run(args, stream, show, sys.stdout)
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

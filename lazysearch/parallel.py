@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
-from .search import DONE, ENTER, Problem, Search
+from .search import DONE, ENTER, Search
+
+if TYPE_CHECKING:
+    from .search import Problem
 
 #: Aim for this many subtrees per worker, so that uneven subtrees even out.
 TASKS_PER_WORKER = 8

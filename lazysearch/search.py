@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import CheckpointError, LazysearchError
 
@@ -31,41 +31,42 @@ _STATE_CODES = {v: k for k, v in _STATE_NAMES.items()}
 #: callbacks and checkpoints).  About a few milliseconds of compiled work.
 CHUNK = 1 << 16
 
+if TYPE_CHECKING:  # the protocols cost import time and are needed only by type checkers
+    from typing import Protocol
 
-class Engine(Protocol):
-    """What an engine provides; :mod:`lazysearch.exactcover._dlx` is the model.
+    class Engine(Protocol):
+        """What an engine provides; :mod:`lazysearch.exactcover._dlx` is the model.
 
-    ``run(limit, budget)`` walks on until ``limit`` leaves were reported (0: no limit)
-    or ``budget`` nodes were entered (0: no budget) and returns how many leaves it
-    reported.  ``replay(ks)`` descends from the node about to be entered along choice
-    indices ``ks``.  ``branching()`` tells, at a node not yet entered, ``-1`` for a
-    solution or else how many children it has.
-    """
+        ``run(limit, budget)`` walks on until ``limit`` leaves were reported (0: no limit)
+        or ``budget`` nodes were entered (0: no budget) and returns how many leaves it
+        reported.  ``replay(ks)`` descends from the node about to be entered along choice
+        indices ``ks``.  ``branching()`` tells, at a node not yet entered, ``-1`` for a
+        solution or else how many children it has.
+        """
 
-    level: int
-    floor: int
-    state: int
-    cut_depth: int
-    leaf_kind: int
-    nodes: int
-    solutions: int
+        level: int
+        floor: int
+        state: int
+        cut_depth: int
+        leaf_kind: int
+        nodes: int
+        solutions: int
 
-    def run(self, limit: int, budget: int) -> int: ...
-    def replay(self, ks: list[int]) -> bool: ...
-    def restart(self) -> None: ...
-    def branching(self) -> int: ...
-    def position(self) -> list[int]: ...
-    def degrees(self) -> list[int]: ...
-    def solution(self) -> tuple[Any, ...]: ...
+        def run(self, limit: int, budget: int) -> int: ...
+        def replay(self, ks: list[int]) -> bool: ...
+        def restart(self) -> None: ...
+        def branching(self) -> int: ...
+        def position(self) -> list[int]: ...
+        def degrees(self) -> list[int]: ...
+        def solution(self) -> tuple[Any, ...]: ...
 
+    class Problem(Protocol):
+        """A problem an engine can be built from; picklable, so workers can rebuild it."""
 
-class Problem(Protocol):
-    """A problem an engine can be built from; picklable, so workers can rebuild it."""
-
-    @property
-    def kind(self) -> str: ...
-    def engine(self) -> Engine: ...
-    def fingerprint(self) -> str: ...
+        @property
+        def kind(self) -> str: ...
+        def engine(self) -> Engine: ...
+        def fingerprint(self) -> str: ...
 
 
 class Stats(NamedTuple):

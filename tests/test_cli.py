@@ -95,3 +95,23 @@ def test_python_dash_m_reads_stdin() -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr == "lazysearch dlx: error: <stdin>:2:1: unknown item 'b'\n"
+
+
+def test_sudoku_from_a_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("2\n1.3..........2.4\n" + "." * 16 + "\n")
+    assert main(["sudoku", str(puzzles), "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "1\n288\n"
+    assert main(["sudoku", str(puzzles), "--limit", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("puzzle 1, solution 1:\n1 4 | 3 2\n")
+    assert "puzzle 2, solution 1:" in out
+
+
+def test_sudoku_errors_name_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("1.3..........2.4\n11..............\n")
+    assert main(["sudoku", str(puzzles), "-q"]) == 2
+    err = capsys.readouterr().err
+    clash = "the givens clash: 1 at row 1, column 1 and at row 1, column 2 share a row"
+    assert err == f"lazysearch sudoku: error: {puzzles}:2: {clash}\n"

@@ -1,8 +1,30 @@
-"""Exact cover with Knuth's Algorithm X/C on dancing links."""
+"""Exact cover with Knuth's Algorithm X/C on dancing links.
 
-from .knuth import format_text, parse, read, write
+The Knuth-format reader and writer and the verifier are imported on first use.
+"""
+
+from typing import Any
+
 from .problem import Colour, DLXProblem, ExactCover, exact_cover
-from .verify import verify
+
+_LAZY = {
+    "format_text": "knuth",
+    "parse": "knuth",
+    "read": "knuth",
+    "write": "knuth",
+    "verify": "verify",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Colour",

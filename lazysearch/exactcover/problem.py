@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _native
 from ..errors import (
@@ -13,8 +13,11 @@ from ..errors import (
     NoPrimaryItemError,
     UnknownItemError,
 )
-from ..search import Engine, Search
+from ..search import Search
 from ..stream import Solutions
+
+if TYPE_CHECKING:
+    from ..search import Engine
 
 
 class Colour(NamedTuple):

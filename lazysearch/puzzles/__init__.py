@@ -1,7 +1,10 @@
-"""Puzzles built on the exact-cover engine."""
+"""Puzzles built on the exact-cover engine.
 
-from . import polyomino
+``polyomino`` and ``sudoku`` are submodules (``from lazysearch.puzzles import sudoku``);
+``queens`` and ``langford`` are functions.
+"""
+
 from .langford import langford, langford_problem
 from .queens import queens, queens_problem
 
-__all__ = ["langford", "langford_problem", "polyomino", "queens", "queens_problem"]
+__all__ = ["langford", "langford_problem", "queens", "queens_problem"]

@@ -1,0 +1,102 @@
+"""Sudoku benchmarks on the published collections in ../shared/data (skipped without it).
+
+Every puzzle is solved and proved unique (``take(2)`` finds exactly one), and the
+solution checked; CP-SAT does the same on the same puzzles when OR-Tools is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lazysearch import sudoku
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku"
+
+
+def puzzles(name: str) -> list[str]:
+    path = SHARED / name
+    if not path.exists():
+        pytest.skip(f"shared data not present: {path}")
+    return sudoku.read(path)
+
+
+def lazysearch_unique(grids: list[str]) -> int:
+    unique = 0
+    for g in grids:
+        found = sudoku.solve(g).take(2)
+        unique += len(found) == 1
+    return unique
+
+
+def cpsat_unique(grids: list[str]) -> int:
+    """CP-SAT: solve with AllDifferent constraints, then forbid that solution and ask again."""
+    from ortools.sat.python import cp_model
+
+    unique = 0
+    for g in grids:
+        rows = sudoku.parse(g)
+        n = len(rows)
+        br, bc = sudoku.box_shape(n)
+        model = cp_model.CpModel()
+        x = [[model.NewIntVar(1, n, f"x{r}{c}") for c in range(n)] for r in range(n)]
+        for r in range(n):
+            model.AddAllDifferent(x[r])
+            model.AddAllDifferent([x[i][r] for i in range(n)])
+        for r0 in range(0, n, br):
+            for c0 in range(0, n, bc):
+                model.AddAllDifferent([x[r0 + r][c0 + c] for r in range(br) for c in range(bc)])
+        for r in range(n):
+            for c in range(n):
+                if rows[r][c]:
+                    model.Add(x[r][c] == rows[r][c])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if solver.Solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        first = [[solver.Value(x[r][c]) for c in range(n)] for r in range(n)]
+        same = [model.NewBoolVar("") for _ in range(n * n)]
+        for k, b in enumerate(same):
+            r, c = divmod(k, n)
+            model.Add(x[r][c] == first[r][c]).OnlyEnforceIf(b)
+            model.Add(x[r][c] != first[r][c]).OnlyEnforceIf(b.Not())
+        model.AddBoolOr([b.Not() for b in same])
+        unique += solver.Solve(model) == cp_model.INFEASIBLE
+    return unique
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "cp-sat"])
+def test_top95_solved_and_proved_unique(benchmark: Any, solver: str) -> None:
+    grids = puzzles("norvig/top95.txt")
+    if solver == "cp-sat" and importlib.util.find_spec("ortools") is None:
+        pytest.skip("ortools is not installed (pip install -e '.[bench]')")
+    function = lazysearch_unique if solver == "lazysearch" else cpsat_unique
+    benchmark.group = "sudoku top95 (95 puzzles, solve + prove unique)"
+    rounds = 3 if solver == "lazysearch" else 1
+    assert benchmark.pedantic(function, args=(grids,), rounds=rounds, iterations=1) == 95
+
+
+def test_each_25x25_sample_first_solution(benchmark: Any) -> None:
+    """The 25x25 samples are sparse (some have hundreds of solutions): time the first."""
+    folder = SHARED / "25x25_aisudokusolver"
+    if not folder.exists():
+        pytest.skip(f"shared data not present: {folder}")
+    grids = [
+        [[int(v) for v in line.split(",")] for line in p.read_text().split()]
+        for p in sorted(folder.glob("*.txt"))
+    ]
+
+    def first_of_each() -> int:
+        solved = 0
+        for g in grids:
+            found = sudoku.solve(g).first(None)
+            if found is not None:
+                sudoku.verify(g, found)
+                solved += 1
+        return solved
+
+    benchmark.group = "sudoku 25x25 samples (first solution each)"
+    assert benchmark.pedantic(first_of_each, rounds=1, iterations=1) == len(grids) == 15

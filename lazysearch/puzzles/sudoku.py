@@ -1,0 +1,265 @@
+"""Sudoku of any box size as exact cover: each cell one digit, each digit once per row,
+column and box.
+
+>>> from lazysearch import sudoku
+>>> grid = sudoku.solve(
+...     "1.3." "...." "...." ".2.4"
+... ).first()
+>>> print(sudoku.render(grid))
+1 4 | 3 2
+2 3 | 4 1
+----+----
+4 1 | 2 3
+3 2 | 1 4
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+
+from ..errors import LazysearchError, ParseError
+from ..exactcover.problem import DLXProblem
+from ..search import Search
+from ..stream import Solutions
+
+Grid = tuple[tuple[int, ...], ...]
+
+#: Symbols for the values 1, 2, ... in text grids: digits, then letters (A = 10).
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0"
+
+
+class SudokuError(LazysearchError):
+    """A grid that is malformed, or whose givens already clash."""
+
+
+def box_shape(n: int) -> tuple[int, int]:
+    """The usual box (rows, columns) for an ``n x n`` grid: square when ``n`` is a
+    square, else the most nearly square split with fewer rows (6: 2x3, 12: 3x4)."""
+    root = math.isqrt(n)
+    if root * root == n:
+        return root, root
+    for rows in range(root, 0, -1):
+        if n % rows == 0 and rows > 1:
+            return rows, n // rows
+    raise SudokuError(f"a {n}x{n} grid cannot be split into boxes")
+
+
+def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
+    """A grid as rows of ints (0 for blank) from text or from lists.
+
+    Text: whitespace is ignored, ``.`` and ``0`` are blanks, ``1``-``9`` then ``A``-``Z``
+    are the values 1, 2, ...; the length must be a square (81 for 9x9).  Lists: ints
+    with 0 or None for blanks.
+    """
+    if isinstance(grid, str):
+        text = "".join(grid.split())
+        n = math.isqrt(len(text))
+        if n < 1 or n * n != len(text):
+            raise SudokuError(
+                f"a sudoku grid has a square number of cells (81 for 9x9); got {len(text)}"
+            )
+        rows = []
+        for r in range(n):
+            row = []
+            for c in range(n):
+                ch = text[r * n + c]
+                if ch in BLANKS:
+                    row.append(0)
+                    continue
+                v = SYMBOLS.find(ch.upper()) + 1
+                if v == 0 or v > n:
+                    raise SudokuError(
+                        f"row {r + 1}, column {c + 1}: {ch!r} is not a value of a {n}x{n} sudoku"
+                    )
+                row.append(v)
+            rows.append(row)
+        return rows
+    rows = [[0 if v is None else v for v in row] for row in grid]
+    n = len(rows)
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            raise SudokuError(f"row {r + 1} has {len(row)} cells; a {n}x{n} grid needs {n}")
+        for c, v in enumerate(row):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= n:
+                raise SudokuError(
+                    f"row {r + 1}, column {c + 1}: {v!r} is not a value of a {n}x{n} sudoku"
+                )
+    return rows
+
+
+def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) -> DLXProblem:
+    """The exact cover of a grid, built straight as numbers.
+
+    Items (all primary): cell (r, c), row r has v, column c has v, box b has v.  Only
+    the candidates the givens allow become options, so a published puzzle is small.
+    """
+    n = len(rows)
+    br, bc = box or box_shape(n)
+    if br * bc != n:
+        raise SudokuError(f"boxes of {br}x{bc} do not tile a {n}x{n} grid")
+    seen: dict[tuple[str, int, int], tuple[int, int]] = {}
+    for r in range(n):
+        for c in range(n):
+            v = rows[r][c]
+            if v:
+                b = (r // br) * br + c // bc
+                for unit in (("row", r, v), ("column", c, v), ("box", b, v)):
+                    if unit in seen:
+                        r0, c0 = seen[unit]
+                        raise SudokuError(
+                            f"the givens clash: {SYMBOLS[v - 1]} at row {r0 + 1}, column {c0 + 1} "
+                            f"and at row {r + 1}, column {c + 1} share a {unit[0]}"
+                        )
+                    seen[unit] = (r, c)
+    nn = n * n
+    options: list[tuple[int, int, int, int]] = []
+    for r in range(n):
+        for c in range(n):
+            b = (r // br) * br + c // bc
+            given = rows[r][c]
+            for v in range(1, n + 1):
+                if given and v != given:
+                    continue
+                if not given and (
+                    ("row", r, v) in seen or ("column", c, v) in seen or ("box", b, v) in seen
+                ):
+                    continue
+                options.append(
+                    (
+                        1 + r * n + c,
+                        1 + nn + r * n + (v - 1),
+                        1 + 2 * nn + c * n + (v - 1),
+                        1 + 3 * nn + b * n + (v - 1),
+                    )
+                )
+    return DLXProblem(4 * nn, 0, tuple(options), tuple((0, 0, 0, 0) for _ in options))
+
+
+def solve(
+    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+) -> Solutions[Grid]:
+    """Every solution of a sudoku grid, as tuples of rows of ints.
+
+    ``box`` is (rows, columns) of a box; by default square, or 2x3 for 6x6 and so on.
+    The grid is checked when this is called: a wrong size, a symbol out of range or two
+    givens that clash raise :class:`SudokuError` naming the row and column.
+
+    >>> solve("." * 16).count()
+    288
+    """
+    rows = parse(grid)
+    n = len(rows)
+    problem = sudoku_problem(rows, box)
+    nn = n * n
+
+    def decode(solution: tuple[int, ...]) -> Grid:
+        out = [[0] * n for _ in range(n)]
+        for j in solution:
+            cell, row_value = problem.option_items[j][:2]
+            r, c = divmod(cell - 1, n)
+            out[r][c] = (row_value - 1 - nn) % n + 1
+        return tuple(tuple(row) for row in out)
+
+    return Solutions(Search(problem), decode)
+
+
+def verify(
+    grid: str | Sequence[Sequence[int | None]],
+    solution: Grid,
+    *,
+    box: tuple[int, int] | None = None,
+) -> None:
+    """Raise :class:`SudokuError` unless ``solution`` fills ``grid`` correctly."""
+    given = parse(grid)
+    n = len(given)
+    br, bc = box or box_shape(n)
+    if len(solution) != n or any(len(row) != n for row in solution):
+        raise SudokuError(f"the solution is not a {n}x{n} grid")
+    full = set(range(1, n + 1))
+    for r in range(n):
+        for c in range(n):
+            if given[r][c] and given[r][c] != solution[r][c]:
+                raise SudokuError(f"row {r + 1}, column {c + 1}: the solution changes a given")
+    units = [[(r, c) for c in range(n)] for r in range(n)]
+    units += [[(r, c) for r in range(n)] for c in range(n)]
+    units += [
+        [(r0 + r, c0 + c) for r in range(br) for c in range(bc)]
+        for r0 in range(0, n, br)
+        for c0 in range(0, n, bc)
+    ]
+    for unit in units:
+        if {solution[r][c] for r, c in unit} != full:
+            r, c = unit[0]
+            raise SudokuError(
+                f"the unit starting at row {r + 1}, column {c + 1} does not hold 1..{n} once each"
+            )
+
+
+def render(grid: Grid, *, box: tuple[int, int] | None = None) -> str:
+    """A grid as text with box lines (blanks, 0, shown as ``.``)."""
+    n = len(grid)
+    br, bc = box or box_shape(n)
+    width = 1 if n <= len(SYMBOLS) else len(str(n))
+    segment = bc * (width + 1) - 1
+    rule = "-+-".join("-" * segment for _ in range(n // bc))
+    lines = []
+    for r, row in enumerate(grid):
+        if r and r % br == 0:
+            lines.append(rule)
+        cells = [(SYMBOLS[v - 1] if v else ".").rjust(width) for v in row]
+        lines.append(" | ".join(" ".join(cells[c : c + bc]) for c in range(0, n, bc)))
+    return "\n".join(lines)
+
+
+def read(path: str | os.PathLike[str]) -> list[str]:
+    """The puzzles of a file with one puzzle per line (``.`` or ``0`` for blanks).
+
+    Blank lines, ``#`` comments, and a first line that is only a count of puzzles (as
+    in Norvig's ``top95.txt``) are skipped.  A line of the wrong length is a
+    :class:`ParseError` naming the file, line and column.
+    """
+    with open(path, encoding="utf-8") as f:
+        return loads(f.read(), source=os.fspath(path))
+
+
+def loads(text: str, *, source: str = "<text>") -> list[str]:
+    """The puzzles of a text with one puzzle per line; see :func:`read`."""
+    return [cells for _, cells in numbered_lines(text, source=source)]
+
+
+def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]]:
+    """Like :func:`loads`, with the line number of each puzzle."""
+    puzzles: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        cells = line.strip()
+        lead = len(line) - len(line.lstrip())
+        if (
+            not cells
+            or cells.startswith("#")
+            or (number == 1 and cells.isdigit() and len(cells) < 6)
+        ):
+            continue
+        size = math.isqrt(len(cells))
+        if size * size != len(cells) or size < 4:
+            raise ParseError(
+                "a puzzle line has a square number of cells (81 for 9x9); "
+                f"this one has {len(cells)}",
+                source=source,
+                line=number,
+                column=len(line.rstrip()) + 1,
+            )
+        for column, ch in enumerate(cells, start=lead + 1):
+            if ch not in BLANKS and (
+                SYMBOLS.find(ch.upper()) < 0 or SYMBOLS.find(ch.upper()) >= size
+            ):
+                raise ParseError(
+                    f"{ch!r} is not a value of a {size}x{size} sudoku",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
+        puzzles.append((number, cells))
+    return puzzles

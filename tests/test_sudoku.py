@@ -1,0 +1,118 @@
+"""Sudoku: sizes, bad grids, and the published collections in ../shared/data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lazysearch import ParseError, sudoku
+from lazysearch.puzzles.sudoku import SudokuError
+
+from .helpers import shared_file
+
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+def test_a_hard_puzzle_is_unique_and_verified() -> None:
+    found = sudoku.solve(ESCARGOT).take(2)
+    assert len(found) == 1
+    sudoku.verify(ESCARGOT, found[0])
+
+
+def test_grid_counts() -> None:
+    assert sudoku.solve("." * 16).count() == 288  # shared/ORACLES.md
+    for g in sudoku.solve("." * 16).take(30):
+        sudoku.verify("." * 16, g)
+
+
+def test_rectangular_boxes() -> None:
+    g = sudoku.solve("." * 36).first()
+    sudoku.verify("." * 36, g, box=(2, 3))
+    assert sudoku.box_shape(6) == (2, 3) and sudoku.box_shape(12) == (3, 4)
+    # The same grid with 3x2 boxes is another puzzle.
+    g2 = sudoku.solve("." * 36, box=(3, 2)).first()
+    sudoku.verify("." * 36, g2, box=(3, 2))
+
+
+def test_lists_and_letters() -> None:
+    rows = [[0] * 16 for _ in range(16)]
+    rows[0][0] = 16
+    g = sudoku.solve(rows).first()
+    assert g[0][0] == 16
+    text = "G" + "." * 255
+    assert sudoku.solve(text).first()[0][0] == 16
+
+
+def test_render() -> None:
+    g = sudoku.solve(ESCARGOT).first()
+    picture = sudoku.render(g)
+    assert picture.splitlines()[0] == "1 6 2 | 8 5 7 | 4 9 3"
+    assert picture.splitlines()[3] == "------+-------+------"
+
+
+@pytest.mark.parametrize(
+    ("grid", "words"),
+    [
+        ("1" * 80, "square number of cells"),
+        ("5" + "." * 15, "'5' is not a value of a 4x4"),
+        ("11" + "." * 14, "clash: 1 at row 1, column 1 and at row 1, column 2 share a row"),
+        ("1...1" + "." * 11, "share a column"),
+        ("1....1" + "." * 10, "share a box"),
+        ([[1, 2], [3]], "row 2 has 1 cells"),
+        ([[0, 0], [0, 7]], "row 2, column 2: 7"),
+    ],
+)
+def test_bad_grids_fail_at_the_call(grid: object, words: str) -> None:
+    with pytest.raises(SudokuError, match=words):
+        sudoku.solve(grid)  # type: ignore[arg-type]
+
+
+def test_read_skips_counts_and_names_bad_lines(tmp_path: Path) -> None:
+    good = tmp_path / "p.txt"
+    good.write_text("2\n" + ESCARGOT + "\n\n# note\n" + "." * 16 + "\n")
+    assert sudoku.read(good) == [ESCARGOT, "." * 16]
+    bad = tmp_path / "bad.txt"
+    bad.write_text(ESCARGOT + "\n" + ESCARGOT[:-1] + "\n")
+    with pytest.raises(ParseError, match=r"bad.txt:2:81: .* has 80"):
+        sudoku.read(bad)
+    bad.write_text("1...X" + "." * 11 + "\n")
+    with pytest.raises(ParseError, match=r":1:5: 'X' is not a value"):
+        sudoku.read(bad)
+
+
+@pytest.mark.parametrize("name", ["norvig/top95.txt", "norvig/hardest.txt"])
+def test_published_puzzles_are_unique(name: str) -> None:
+    puzzles = sudoku.read(shared_file("data", "sudoku", name))
+    assert len(puzzles) in (95, 11)
+    for p in puzzles:
+        found = sudoku.solve(p).take(2)
+        assert len(found) == 1, p
+        sudoku.verify(p, found[0])
+
+
+def test_seventeen_clue_puzzles_are_unique() -> None:
+    puzzles = sudoku.read(shared_file("data", "sudoku", "royle17", "sudoku17_first1000.txt"))[:200]
+    for p in puzzles:
+        assert p.count("0") == 81 - 17
+        found = sudoku.solve(p).take(2)
+        assert len(found) == 1
+        sudoku.verify(p, found[0])
+
+
+def _janko(text: str) -> list[list[int]]:
+    lines = text.strip().splitlines()[1:]
+    return [[0 if t == "-" else int(t) for t in line.split()] for line in lines]
+
+
+def test_janko_16x16_match_their_shipped_solutions() -> None:
+    data = json.loads(shared_file("data", "sudoku", "janko16", "Sudoku_dataset.json").read_text())[
+        "data"
+    ]
+    for key in sorted(data)[:40]:
+        entry = data[key]
+        grid = _janko(entry["problem"])
+        found = sudoku.solve(grid).take(2)
+        assert len(found) == 1, key
+        assert [list(r) for r in found[0]] == _janko(entry["solution"]), key
