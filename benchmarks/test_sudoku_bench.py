@@ -77,26 +77,3 @@ def test_top95_solved_and_proved_unique(benchmark: Any, solver: str) -> None:
     benchmark.group = "sudoku top95 (95 puzzles, solve + prove unique)"
     rounds = 3 if solver == "lazysearch" else 1
     assert benchmark.pedantic(function, args=(grids,), rounds=rounds, iterations=1) == 95
-
-
-def test_each_25x25_sample_first_solution(benchmark: Any) -> None:
-    """The 25x25 samples are sparse (some have hundreds of solutions): time the first."""
-    folder = SHARED / "25x25_aisudokusolver"
-    if not folder.exists():
-        pytest.skip(f"shared data not present: {folder}")
-    grids = [
-        [[int(v) for v in line.split(",")] for line in p.read_text().split()]
-        for p in sorted(folder.glob("*.txt"))
-    ]
-
-    def first_of_each() -> int:
-        solved = 0
-        for g in grids:
-            found = sudoku.solve(g).first(None)
-            if found is not None:
-                sudoku.verify(g, found)
-                solved += 1
-        return solved
-
-    benchmark.group = "sudoku 25x25 samples (first solution each)"
-    assert benchmark.pedantic(first_of_each, rounds=1, iterations=1) == len(grids) == 15
