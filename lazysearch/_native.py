@@ -36,13 +36,15 @@ def load(name: str) -> ModuleType:
 def load_source(name: str) -> ModuleType:
     """The plain-Python source of engine module ``name``, loaded apart from the import
     system (as ``name + "_source"``), so compiled and uncompiled can run side by side."""
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.origin is None:  # pragma: no cover - a broken install
-        raise ImportError(f"cannot find engine module {name}")
-    source = os.path.join(os.path.dirname(spec.origin), name.rpartition(".")[2] + ".py")
-    loader = importlib.machinery.SourceFileLoader(name + "_source", source)
-    module = ModuleType(loader.name)
-    module.__file__ = source
+    package, _, leaf = name.rpartition(".")
+    folder = os.path.dirname(importlib.import_module(package).__file__ or "")
+    loader = importlib.machinery.SourceFileLoader(
+        name + "_source", os.path.join(folder, leaf + ".py")
+    )
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    if spec is None:  # pragma: no cover - a broken install
+        raise ImportError(f"cannot load the source of engine module {name}")
+    module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
