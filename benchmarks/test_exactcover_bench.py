@@ -129,6 +129,20 @@ def test_first_solution_of_an_empty_25x25_sudoku(benchmark: Any, solver: str) ->
     assert benchmark.pedantic(first, rounds=3, iterations=1) == 625
 
 
+@pytest.mark.parametrize(("rows", "cols", "expected"), [(6, 10, 2339), (5, 12, 1010)])
+def test_distinct_pentomino_tilings(benchmark: Any, rows: int, cols: int, expected: int) -> None:
+    """Each class of tilings under the rectangle's symmetries once, by Knuth's cut."""
+    from lazysearch.puzzles.polyomino import tile
+
+    benchmark.group = "pentominoes, distinct tilings"
+    count = benchmark.pedantic(
+        lambda: tile(rectangle(rows, cols), PENTOMINOES, distinct=True).count(),
+        rounds=1,
+        iterations=1,
+    )
+    assert count == expected
+
+
 # "AI Escargot", a famously hard 9x9 sudoku (one solution).
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 

@@ -89,3 +89,31 @@ def test_text_picture() -> None:
 def test_bad_input_fails_at_the_call(call: object, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         call()  # type: ignore[operator]
+
+
+def _orbit(t: Tiling) -> set[str]:
+    """The pictures of a tiling under the rectangle's four symmetries."""
+    rows = str(t).splitlines()
+    flips = [rows, rows[::-1], [r[::-1] for r in rows], [r[::-1] for r in rows[::-1]]]
+    return {"\n".join(f) for f in flips}
+
+
+def test_distinct_finds_each_class_once() -> None:
+    everything = {str(t) for t in tile(rectangle(3, 20), PENTOMINOES)}
+    classes = list(tile(rectangle(3, 20), PENTOMINOES, distinct=True))
+    assert len(classes) == 2  # shared/ORACLES.md
+    seen: set[str] = set()
+    for t in classes:
+        check_tiling(t, PENTOMINOES)
+        orbit = _orbit(t)
+        assert not orbit & seen
+        seen |= orbit
+    assert seen == everything
+
+
+def test_distinct_needs_an_asymmetric_piece_and_free_pieces() -> None:
+    squares = {"A": piece("A", "##\n##"), "B": piece("B", "##\n##")}
+    with pytest.raises(ValueError, match="no symmetry of its own"):
+        tile(rectangle(2, 4), squares, distinct=True)
+    with pytest.raises(ValueError, match="free to rotate and reflect"):
+        tile(rectangle(3, 20), PENTOMINOES, distinct=True, reflect=False)

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ..exactcover.problem import ExactCover
 from ..stream import Solutions
@@ -201,12 +201,50 @@ class Tiling(NamedTuple):
         return "\n".join("".join((n or ".")[0] for n in row) for row in self.grid())
 
 
+def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
+    """The rotations and reflections of the board's frame that map its cells onto
+    themselves (the identity first)."""
+    rows, cols = board.rows - 1, board.cols - 1
+    maps: list[Callable[[int, int], Cell]] = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - r, c),
+        lambda r, c: (r, cols - c),
+        lambda r, c: (rows - r, cols - c),
+    ]
+    if rows == cols:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - c, r),
+            lambda r, c: (c, rows - r),
+            lambda r, c: (cols - c, rows - r),
+        ]
+    return [g for g in maps if {g(r, c) for r, c in board.cells} == board.cells]
+
+
+def _placements(board: Board, piece: Piece, rotate: bool, reflect: bool) -> list[tuple[Cell, ...]]:
+    out = []
+    for shape in piece.orientations(rotate=rotate, reflect=reflect):
+        height = 1 + max(r for r, _ in shape)
+        width = 1 + max(c for _, c in shape)
+        for r0 in range(board.rows - height + 1):
+            for c0 in range(board.cols - width + 1):
+                placed = tuple((r + r0, c + c0) for r, c in sorted(shape))
+                if all(cell in board.cells for cell in placed):
+                    out.append(placed)
+    return out
+
+
+def _image(g: Callable[[int, int], Cell], placed: Iterable[Cell]) -> tuple[Cell, ...]:
+    return tuple(sorted(g(r, c) for r, c in placed))
+
+
 def tiling_problem(
     board: Board,
     pieces: Mapping[str, Piece] | Iterable[Piece],
     *,
     rotate: bool = True,
     reflect: bool = True,
+    distinct: bool = False,
 ) -> ExactCover:
     """The exact cover of a tiling: items are the piece names and the board's cells;
     an option is one placement of one piece (its name and the cells it covers).
@@ -222,17 +260,75 @@ def tiling_problem(
     if area != len(board.cells):
         raise ValueError(f"the pieces cover {area} cells but the board has {len(board.cells)}")
     cells = sorted(board.cells)
+    placements = {p.name: _placements(board, p, rotate, reflect) for p in plist}
+    cuts: dict[str, list[list[object]]] = {}
+    secondary: list[object] = []
+    if distinct:
+        placements, cuts, secondary = _symmetry_cut(board, plist, placements, rotate, reflect)
     options: list[list[object]] = []
     for p in plist:
-        for shape in p.orientations(rotate=rotate, reflect=reflect):
-            height = 1 + max(r for r, _ in shape)
-            width = 1 + max(c for _, c in shape)
-            for r0 in range(board.rows - height + 1):
-                for c0 in range(board.cols - width + 1):
-                    placed = [(r + r0, c + c0) for r, c in sorted(shape)]
-                    if all(cell in board.cells for cell in placed):
-                        options.append([p.name, *placed])
-    return ExactCover(options, primary=[*names, *cells])
+        for k, placed in enumerate(placements[p.name]):
+            extra = cuts[p.name][k] if p.name in cuts else []
+            options.append([p.name, *placed, *extra])
+    return ExactCover(options, primary=[*names, *cells], secondary=secondary)
+
+
+def _symmetry_cut(
+    board: Board,
+    plist: list[Piece],
+    placements: dict[str, list[tuple[Cell, ...]]],
+    rotate: bool,
+    reflect: bool,
+) -> tuple[dict[str, list[tuple[Cell, ...]]], dict[str, list[list[object]]], list[object]]:
+    """Knuth's cut, so that each class of tilings under the board's symmetries is found
+    once: piece ``P`` (the most symmetric) keeps one placement per orbit; where that
+    placement is itself symmetric (stabilizer ``H``), a secondary item ``("cut", k)``
+    in it forbids the placements of an asymmetric piece ``Q`` that are not the least of
+    their ``H``-orbit.
+
+    It is exact when no tiling is symmetric, which holds when some piece is used once
+    and has no symmetry itself (it would have to map onto itself): that is checked.
+    """
+    group = board_symmetries(board)
+    if len(group) == 1:
+        return placements, {}, []
+    if not (rotate and reflect):
+        raise ValueError("distinct=True needs pieces free to rotate and reflect")
+    shapes = [_canonical(p.cells) for p in plist]
+    asymmetric = [
+        p
+        for p, shape in zip(plist, shapes, strict=True)
+        if shapes.count(shape) == 1 and len(p.orientations()) == 8
+    ]
+    if not asymmetric:
+        raise ValueError(
+            "distinct=True needs a piece that is used once and has no symmetry of its own "
+            "(so that no tiling can be symmetric)"
+        )
+    anchor = min(plist, key=lambda p: (len(p.orientations()), p.name))
+    helper = asymmetric[0] if asymmetric[0] is not anchor else asymmetric[-1]
+    kept: list[tuple[Cell, ...]] = []
+    anchor_cuts: list[list[object]] = []
+    secondary: list[object] = []
+    helper_cuts: list[list[object]] = [[] for _ in placements[helper.name]]
+    for placed in placements[anchor.name]:
+        orbit = [_image(g, placed) for g in group]
+        if min(orbit) != tuple(sorted(placed)):
+            continue
+        kept.append(placed)
+        stabilizer = [g for g, image in zip(group, orbit, strict=True) if image == orbit[0]]
+        if len(stabilizer) == 1 or helper is anchor:
+            anchor_cuts.append([])
+            continue
+        item = ("cut", len(secondary))
+        secondary.append(item)
+        anchor_cuts.append([item])
+        for k, q in enumerate(placements[helper.name]):
+            if min(_image(h, q) for h in stabilizer) != tuple(sorted(q)):
+                helper_cuts[k].append(item)
+    out = dict(placements)
+    out[anchor.name] = kept
+    return out, {anchor.name: anchor_cuts, helper.name: helper_cuts}, secondary
 
 
 def tile(
@@ -241,8 +337,11 @@ def tile(
     *,
     rotate: bool = True,
     reflect: bool = True,
+    distinct: bool = False,
 ) -> Solutions[Tiling]:
-    """Every tiling of ``board`` by ``pieces``, each piece used once.
+    """Every tiling of ``board`` by ``pieces``, each piece used once; with ``distinct``,
+    one tiling per class under the board's rotations and reflections (by a cut in the
+    search, not by filtering).
 
     >>> t = tile(rectangle(6, 10), PENTOMINOES).first()
     >>> print(t)
@@ -253,13 +352,14 @@ def tile(
     PPPYYYYZNV
     PPIIIIIVVV
     """
-    problem = tiling_problem(board, pieces, rotate=rotate, reflect=reflect)
+    problem = tiling_problem(board, pieces, rotate=rotate, reflect=reflect, distinct=distinct)
 
     def decode(solution: tuple[int, ...]) -> Tiling:
         placed: list[tuple[str, frozenset[Cell]]] = []
         for j in solution:
-            name, *cells = problem.options[j]
-            placed.append((str(name), frozenset(cells)))  # type: ignore[arg-type]
+            name, *rest = problem.options[j]
+            cells = [cast(Cell, c) for c in rest if cast(tuple[object, ...], c)[0] != "cut"]
+            placed.append((str(name), frozenset(cells)))
         return Tiling(board, tuple(sorted(placed, key=lambda p: p[0])))
 
     return Solutions(problem.search(), decode)
