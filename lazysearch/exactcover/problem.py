@@ -273,13 +273,3 @@ def exact_cover(
     is read.  See :class:`ExactCover` for the parameters and the errors.
     """
     return ExactCover(options, primary=primary, secondary=secondary).solve()
-
-
-def problem_size(problem: DLXProblem) -> dict[str, Any]:
-    """Items, options and nodes of a problem (for statistics)."""
-    return {
-        "primary": problem.primary,
-        "secondary": problem.secondary,
-        "options": len(problem.option_items),
-        "nodes": sum(len(o) for o in problem.option_items),
-    }
