@@ -31,13 +31,17 @@ from .stream import Solutions
 
 __version__ = "0.1.0"
 
-_ENGINES = ("lazysearch.exactcover._dlx",)
-_LAZY_MODULES = {"polyomino": "lazysearch.puzzles.polyomino", "sudoku": "lazysearch.puzzles.sudoku"}
+_ENGINES = ("lazysearch.exactcover._dlx", "lazysearch.knights._tour")
+_LAZY_MODULES = {
+    "knights": "lazysearch.knights",
+    "polyomino": "lazysearch.puzzles.polyomino",
+    "sudoku": "lazysearch.puzzles.sudoku",
+}
 
 
 def __getattr__(name: str) -> object:
-    """``lazysearch.sudoku`` and ``lazysearch.polyomino``, imported on first use so that
-    ``import lazysearch`` stays fast."""
+    """``lazysearch.sudoku``, ``lazysearch.polyomino`` and ``lazysearch.knights``,
+    imported on first use so that ``import lazysearch`` stays fast."""
     if name in _LAZY_MODULES:
         import importlib
 
@@ -78,6 +82,7 @@ __all__ = [
     "UnknownItemError",
     "compiled",
     "exact_cover",
+    "knights",
     "langford",
     "polyomino",
     "queens",

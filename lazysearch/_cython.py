@@ -53,3 +53,10 @@ initializedcheck = _directive
 
 def declare(kind: object = None, value: object = None, **_kwargs: object) -> Any:
     return value
+
+
+def cast(_kind: object, value: _T) -> _T:
+    return value
+
+
+void = None

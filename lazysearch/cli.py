@@ -41,15 +41,28 @@ def _positive(text: str) -> int:
     return value
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
+def _square(text: str) -> tuple[int, int]:
+    row, sep, col = text.partition(",")
+    try:
+        if not sep:
+            raise ValueError
+        square = (int(row), int(col))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a square as ROW,COL (0-based, e.g. 0,0), got {text!r}"
+        ) from None
+    return square
+
+
+def _add_run_options(
+    p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")
+) -> None:
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
     p.add_argument("--limit", type=_positive, metavar="N", help="stop after N solutions")
     p.add_argument(
         "--every", type=_positive, metavar="M", default=1, help="print only every M-th solution"
     )
-    p.add_argument(
-        "--format", choices=("text", "json"), default="text", help="how to print solutions"
-    )
+    p.add_argument("--format", choices=formats, default="text", help="how to print solutions")
     p.add_argument(
         "--workers", type=_positive, metavar="N", help="with --count: count in N processes"
     )
@@ -89,6 +102,29 @@ def build_parser() -> argparse.ArgumentParser:
     langford.add_argument("n", type=_positive)
     _add_run_options(langford)
     langford.set_defaults(handler=_cmd_langford)
+
+    knights = sub.add_parser(
+        "knights",
+        help="knight's tours of a ROWS x COLS board",
+        description="Knight's tours: all of them (directed: each start and direction), "
+        "a count, or --one tour fast on boards of millions of squares.",
+    )
+    knights.add_argument("rows", type=_positive)
+    knights.add_argument("cols", type=_positive, nargs="?", help="default: ROWS")
+    knights.add_argument(
+        "--closed", action="store_true", help="tours that end a move from the start"
+    )
+    knights.add_argument("--start", type=_square, metavar="ROW,COL", help="start square (0-based)")
+    knights.add_argument(
+        "--one", action="store_true", help="one tour, found fast even on huge boards"
+    )
+    knights.add_argument(
+        "--directed",
+        action="store_true",
+        help="with --closed --count: count every start and direction, not each cycle once",
+    )
+    _add_run_options(knights, formats=("text", "json", "svg"))
+    knights.set_defaults(handler=_cmd_knights)
     return parser
 
 
@@ -183,6 +219,50 @@ def _cmd_langford(args: argparse.Namespace) -> int:
         return " ".join(map(str, solution)) + "\n"
 
     return _run(args, langford(args.n), show, sys.stdout)
+
+
+def _cmd_knights(args: argparse.Namespace) -> int:
+    from .knights import solver as kt
+
+    rows, cols = args.rows, args.cols or args.rows
+    if args.format == "svg" and not (args.one or args.limit == 1) and not args.count:
+        raise CliError("--format svg draws one tour: add --one or --limit 1")
+
+    def show(n: int, tour: kt.Tour) -> str:
+        if args.format == "svg":
+            return tour.svg()
+        if args.format == "json":
+            squares = [list(square) for square in tour]
+            return _json_line(n, tour, rows=rows, cols=cols, closed=tour.closed, tour=squares)
+        return f"{n}:\n{tour}\n"
+
+    started = time.perf_counter()
+    if args.one:
+        tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
+        sys.stdout.write(show(1, tour))
+        if not args.quiet:
+            kind = "closed" if tour.closed else "open"
+            elapsed = time.perf_counter() - started
+            print(f"1 {kind} tour of {rows}x{cols}, {elapsed:.3f} s", file=sys.stderr)
+        return EXIT_OK
+    if args.count and args.limit is None:
+        if args.closed and not args.directed:
+            what = "closed tours, each cycle once"
+            found = kt.count_closed(rows, cols, workers=args.workers)
+            if args.start is not None:
+                kt.no_tour_reason(rows, cols, start=args.start)  # checks the square
+        else:
+            what = "directed tours"
+            found = kt.count_tours(
+                rows, cols, start=args.start, closed=args.closed, workers=args.workers
+            )
+        print(found)
+        if not args.quiet:
+            elapsed = time.perf_counter() - started
+            print(f"{found} {what}, {elapsed:.3f} s", file=sys.stderr)
+        return EXIT_OK
+    stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
+    return _run(args, stream, show, sys.stdout)
 
 
 def _cmd_sudoku(args: argparse.Namespace) -> int:

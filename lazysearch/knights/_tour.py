@@ -1,0 +1,502 @@
+"""Knight's tours as an explicit-stack machine (Cython pure mode, like the exact-cover engine).
+
+The board is stored with a border two squares wide, so a knight's move is adding one of
+eight constant offsets and never needs a bounds test: border squares are marked as
+visited for ever.  For each square the engine keeps ``deg``, the number of its
+neighbours still free.
+
+Level ``L`` of the stack chooses the ``L``-th square of the path (level 0: the start).
+Its choices are the free neighbours of the current square, in Warnsdorff order (fewest
+free neighbours first; ties go to the square farther from the centre of the board, then
+to the first of the eight moves in ``MOVES``).  Before listing them, rules that never
+discard a tour prune the node (``F`` is the set of free squares, ``s`` the current one):
+
+* open tours: a square of ``F`` with no free neighbour can only be the last square,
+  entered from ``s``; a square with one free neighbour must be the last square, or the
+  next one (entered from ``s``).  So: more than two squares of ``F`` with one free
+  neighbour, or more than one of them not next to ``s``, is a dead end; when one of them
+  must be the last square, a neighbour of ``s`` with one free neighbour is the forced
+  next move.  ``ones`` counts the squares of ``F`` with one free neighbour, kept up to
+  date on every move.
+* closed tours: the start square counts as a free neighbour of its neighbours (the path
+  must come back to it).  Every square of ``F`` then needs two neighbours on the cycle
+  besides ``s``, except the next square, which needs one.  So a square with none is a
+  dead end, two neighbours of ``s`` with one each is a dead end, one is the forced move;
+  and the start square must keep a free neighbour to be re-entered from.
+
+A square of ``F`` whose count drops did so because a neighbour was just visited: that
+neighbour is ``s`` when the rules are applied, so looking at the neighbours of ``s`` is
+enough to apply them to the whole board.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+import array
+from collections.abc import Sequence
+
+COMPILED: bool = cython.compiled
+
+ENTER = 0
+LEAF = 1
+DONE = 2
+SOLUTION = 1
+CUT = 2
+
+#: The eight knight's moves in the order that breaks the last ties: (row, column) steps.
+MOVES = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+
+
+def _ints(values: list[int]) -> object:
+    """A mutable int buffer: ``array('i')`` for compiled code, a list for plain Python."""
+    if COMPILED:
+        return array.array("i", values)
+    return values
+
+
+def _zeros(size: int) -> object:
+    """``size`` zeros in a mutable int buffer (see ``_ints``)."""
+    if COMPILED:
+        return array.array("i", bytes(4 * size))
+    return [0] * size
+
+
+def _longs(size: int) -> object:
+    """``size`` zeros in a mutable 64-bit buffer (see ``_ints``)."""
+    if COMPILED:
+        return array.array("q", bytes(8 * size))
+    return [0] * size
+
+
+@cython.cclass
+class KnightEngine:
+    """The tour machine for one board; see the module notes for the rules it applies.
+
+    ``starts`` lists the start squares (level 0's choices) as board indices
+    ``row * cols + col``; ``closed`` asks for tours that end a move away from their
+    start; ``second``, when ``>= 0``, is the only square allowed second (to count each
+    closed tour through a corner once); ``moves`` orders the eight moves for the last
+    tie-break.
+    """
+
+    offs: cython.int[::1]
+    free: cython.int[::1]
+    deg: cython.int[::1]
+    dist: cython.longlong[::1]
+    keys: cython.longlong[::1]
+    path: cython.int[::1]
+    k: cython.int[::1]
+    d: cython.int[::1]
+    cand: cython.int[::1]
+    starts: cython.int[::1]
+    replay_k: cython.int[::1]
+
+    rows: cython.int
+    cols: cython.int
+    width: cython.int
+    n_squares: cython.int
+    closed: cython.bint
+    second: cython.int
+    anchor: cython.int
+    ones: cython.int
+    _starts: tuple[int, ...]
+    _second: int
+    level = cython.declare(cython.int, visibility="public")
+    floor = cython.declare(cython.int, visibility="public")
+    state = cython.declare(cython.int, visibility="public")
+    cut_depth = cython.declare(cython.int, visibility="public")
+    replay_end: cython.int
+    leaf_kind = cython.declare(cython.int, visibility="public")
+    children: cython.int
+    bad_replay: cython.bint
+    nodes = cython.declare(cython.longlong, visibility="public")
+    solutions = cython.declare(cython.longlong, visibility="public")
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        starts: Sequence[int],
+        closed: bool,
+        second: int,
+        moves: Sequence[tuple[int, int]] = MOVES,
+    ):
+        width: cython.int = cols + 4
+        self.rows = rows
+        self.cols = cols
+        self.width = width
+        self.n_squares = rows * cols
+        self.closed = closed
+        self._starts = tuple(starts)
+        self._second = second
+        self.offs = _ints([dr * width + dc for dr, dc in moves])
+        size = (rows + 4) * width
+        self.free = _zeros(size)
+        self.deg = _zeros(size)
+        self.dist = _longs(size)
+        self.keys = _longs(8)
+        depth = self.n_squares + 1
+        self.path = _zeros(depth)
+        self.k = _zeros(depth)
+        self.d = _zeros(depth)
+        self.cand = _zeros(8 * depth)
+        self.replay_k = _zeros(depth)
+        self.starts = _ints([(s // cols + 2) * width + s % cols + 2 for s in starts] or [0])
+        self.second = -1 if second < 0 else (second // cols + 2) * width + second % cols + 2
+        self._fill_distances()
+        self.cut_depth = depth + 1
+        self.nodes = 0
+        self.solutions = 0
+        self.restart()
+
+    def _fill_distances(self) -> None:
+        """``dist[sq]``: squared distance from the centre, doubled coordinates (typed loop)."""
+        dist: cython.longlong[::1] = self.dist
+        rows: cython.int = self.rows
+        cols: cython.int = self.cols
+        width: cython.int = self.width
+        r: cython.int
+        c: cython.int
+        dr: cython.longlong
+        dc: cython.longlong
+        for r in range(rows):
+            dr = 2 * r - (rows - 1)
+            for c in range(cols):
+                dc = 2 * c - (cols - 1)
+                dist[(r + 2) * width + c + 2] = dr * dr + dc * dc
+
+    def restart(self) -> None:
+        """Back to the root: every square free, nothing on the stack."""
+        free: cython.int[::1] = self.free
+        deg: cython.int[::1] = self.deg
+        offs: cython.int[::1] = self.offs
+        rows: cython.int = self.rows
+        cols: cython.int = self.cols
+        width: cython.int = self.width
+        r: cython.int
+        c: cython.int
+        t: cython.int
+        sq: cython.int
+        ones: cython.int = 0
+        for sq in range(len(free)):
+            free[sq] = 0
+            deg[sq] = 0
+        for r in range(rows):
+            for c in range(cols):
+                free[(r + 2) * width + c + 2] = 1
+        for r in range(rows):
+            for c in range(cols):
+                sq = (r + 2) * width + c + 2
+                for t in range(8):
+                    deg[sq] += free[sq + offs[t]]
+                if deg[sq] == 1:
+                    ones += 1
+        self.ones = ones
+        self.anchor = -1
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.replay_end = 0
+        self.bad_replay = False
+        self.leaf_kind = 0
+
+    def replay(self, ks: list[int]) -> bool:
+        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
+
+        Returns False when a choice does not exist; the engine must then be
+        ``restart()``-ed before further use.
+        """
+        if not ks:
+            return self.state == ENTER
+        if self.state != ENTER or self.level + len(ks) > self.n_squares:
+            return False
+        start: cython.int = self.level
+        t: cython.int
+        for t in range(len(ks)):
+            if ks[t] < 0:
+                return False
+            self.replay_k[start + t] = ks[t]
+        self.replay_end = start + len(ks)
+        self.bad_replay = False
+        saved_nodes = self.nodes
+        self.run(0, 0)
+        self.nodes = saved_nodes
+        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
+        self.replay_end = 0
+        return ok
+
+    def branching(self) -> int:
+        """At a node not yet entered: ``-1`` for a complete tour, else its number of children.
+
+        It enters the node with the walk fenced to it (``floor`` and ``cut_depth`` at the
+        node), which lists the choices without taking one, and then puts everything back.
+        """
+        if self.state != ENTER:
+            return 0
+        saved = (self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind)
+        self.floor = self.level
+        self.cut_depth = self.level
+        self.run(1, 0)
+        b: cython.int = self.children
+        self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind = saved
+        self.state = ENTER
+        return b
+
+    def position(self) -> list[int]:
+        return [self.k[t] for t in range(self.level)]
+
+    def degrees(self) -> list[int]:
+        return [self.d[t] for t in range(self.level)]
+
+    def solution(self) -> tuple[int, ...]:
+        """The path on the stack as board indices ``row * cols + col``."""
+        width: cython.int = self.width
+        return tuple(
+            [
+                (self.path[t] // width - 2) * self.cols + self.path[t] % width - 2
+                for t in range(self.level)
+            ]
+        )
+
+    def path_pairs(self) -> list[tuple[int, int]]:
+        """The path on the stack as ``(row, col)`` pairs (a typed loop that shares the
+        row and column numbers between pairs: boards of millions of squares)."""
+        numbers: list[int] = list(range(max(self.rows, self.cols)))
+        out: list[tuple[int, int]] = [(0, 0)] * self.level
+        width: cython.int = self.width
+        path: cython.int[::1] = self.path
+        t: cython.int
+        for t in range(self.level):
+            out[t] = (numbers[path[t] // width - 2], numbers[path[t] % width - 2])
+        return out
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def run(self, limit: cython.longlong, budget: cython.longlong) -> cython.longlong:
+        """Walk on until ``limit`` leaves are reported (0: no limit) or ``budget`` nodes
+        are entered (0: no budget).  Returns the number of leaves reported; the last one
+        is left on the stack with ``state == LEAF``.
+
+        Listing a node's choices, visiting a square and leaving it again are each written
+        once, in place, in this loop (not called): see the module notes for the rules.
+        """
+        free: cython.int[::1] = self.free
+        deg: cython.int[::1] = self.deg
+        dist: cython.longlong[::1] = self.dist
+        keys: cython.longlong[::1] = self.keys
+        offs: cython.int[::1] = self.offs
+        path: cython.int[::1] = self.path
+        ks: cython.int[::1] = self.k
+        ds: cython.int[::1] = self.d
+        cand: cython.int[::1] = self.cand
+        starts: cython.int[::1] = self.starts
+        replay_k: cython.int[::1] = self.replay_k
+        closed: cython.bint = self.closed
+        second: cython.int = self.second
+        n_starts: cython.int = len(self._starts)
+        n_squares: cython.int = self.n_squares
+        anchor: cython.int = self.anchor
+        ones: cython.int = self.ones
+        level: cython.int = self.level
+        floor: cython.int = self.floor
+        cut_depth: cython.int = self.cut_depth
+        replay_end: cython.int = self.replay_end
+        nodes: cython.longlong = self.nodes
+        stop_at: cython.longlong = nodes + budget if budget > 0 else -1
+        found: cython.longlong = 0
+        b: cython.int = 0
+        kk: cython.int
+        sq: cython.int = 0
+        s: cython.int
+        w: cython.int
+        t: cython.int
+        i: cython.int
+        j: cython.int
+        dw: cython.int
+        base: cython.int
+        near: cython.int
+        forced: cython.int
+        left: cython.int
+        key: cython.longlong
+        descend: cython.bint
+        entering: cython.bint = self.state == ENTER
+
+        if self.state == DONE:
+            return 0
+        while True:
+            descend = False
+            if entering:
+                if nodes == stop_at and replay_end == 0:
+                    self.state = ENTER
+                    break
+                nodes += 1
+                # List the choices at ``level``: b of them, 0 at a dead end, -1 at a tour.
+                left = n_squares - level
+                base = 8 * level
+                if level == 0:
+                    b = n_starts
+                elif left == 0:
+                    b = -1
+                    if closed:
+                        b = 0
+                        s = path[level - 1]
+                        for t in range(8):
+                            if s + offs[t] == anchor:
+                                b = -1
+                elif closed and deg[anchor] == 0:
+                    b = 0  # nothing is left to come back to the start from
+                else:
+                    s = path[level - 1]
+                    b = 0
+                    near = 0  # neighbours of s with one free neighbour
+                    forced = -1
+                    for t in range(8):
+                        w = s + offs[t]
+                        if free[w]:
+                            dw = deg[w]
+                            if dw == 0:
+                                b = -2  # only the last square may be a dead end
+                                if not closed and left == 1:
+                                    cand[base] = t
+                                    b = -3
+                                break
+                            if dw == 1:
+                                near += 1
+                                forced = t
+                            key = (cython.cast(cython.longlong, dw) << 40) - dist[w]
+                            i = b
+                            while i > 0 and keys[i - 1] > key:
+                                keys[i] = keys[i - 1]
+                                cand[base + i] = cand[base + i - 1]
+                                i -= 1
+                            keys[i] = key
+                            cand[base + i] = t
+                            b += 1
+                    if b == -2:
+                        b = 0
+                    elif b == -3:
+                        b = 1
+                    elif closed:
+                        if near >= 2:
+                            b = 0
+                        elif near == 1:
+                            cand[base] = forced
+                            b = 1
+                    elif ones > 2 or ones - near > 1:
+                        b = 0
+                    elif near > 0 and ones == 2:
+                        j = 0
+                        for i in range(b):
+                            if deg[s + offs[cand[base + i]]] == 1:
+                                cand[base + j] = cand[base + i]
+                                j += 1
+                        b = j
+                    if level == 1 and second >= 0 and b > 0:
+                        j = 0
+                        for i in range(b):
+                            if s + offs[cand[base + i]] == second:
+                                cand[base] = cand[base + i]
+                                j = 1
+                        b = j
+                self.children = b
+                if b <= 0:
+                    if replay_end != 0:
+                        self.bad_replay = True
+                        break
+                    if b < 0:
+                        self.leaf_kind = SOLUTION
+                        self.solutions += 1
+                        found += 1
+                        if found == limit:
+                            self.state = LEAF
+                            break
+                elif level == cut_depth and replay_end == 0:
+                    self.leaf_kind = CUT
+                    found += 1
+                    if found == limit:
+                        self.state = LEAF
+                        break
+                else:
+                    kk = 0
+                    if level < replay_end:
+                        kk = replay_k[level]
+                        if kk >= b:
+                            self.bad_replay = True
+                            break
+                    ks[level] = kk
+                    ds[level] = b
+                    descend = True
+            if not descend:
+                while True:
+                    if level == floor:
+                        self.state = DONE
+                        break
+                    level -= 1
+                    # Leave path[level]: it is free again, its neighbours regain it.
+                    sq = path[level]
+                    free[sq] = 1
+                    if closed:
+                        if sq == anchor:
+                            anchor = -1
+                        else:
+                            for t in range(8):
+                                deg[sq + offs[t]] += 1
+                    else:
+                        for t in range(8):
+                            w = sq + offs[t]
+                            if free[w]:
+                                if deg[w] == 1:
+                                    ones -= 1
+                                elif deg[w] == 0:
+                                    ones += 1
+                            deg[w] += 1
+                        if deg[sq] == 1:
+                            ones += 1
+                    if ks[level] + 1 < ds[level]:
+                        ks[level] += 1
+                        descend = True
+                        break
+                if not descend:
+                    break
+            if level == 0:
+                sq = starts[ks[0]]
+            else:
+                sq = path[level - 1] + offs[cand[8 * level + ks[level]]]
+            # Visit sq: its neighbours lose a free neighbour (in a closed search the start
+            # keeps counting for its neighbours, since the path must come back to it).
+            path[level] = sq
+            free[sq] = 0
+            if closed:
+                if anchor < 0:
+                    anchor = sq
+                else:
+                    for t in range(8):
+                        deg[sq + offs[t]] -= 1
+            else:
+                if deg[sq] == 1:
+                    ones -= 1
+                for t in range(8):
+                    w = sq + offs[t]
+                    deg[w] -= 1
+                    if free[w]:
+                        if deg[w] == 1:
+                            ones += 1
+                        elif deg[w] == 0:
+                            ones -= 1
+            level += 1
+            entering = True
+            if level == replay_end:
+                replay_end = 0
+                self.state = ENTER
+                break
+        self.level = level
+        self.nodes = nodes
+        self.replay_end = replay_end
+        self.anchor = anchor
+        self.ones = ones
+        return found

@@ -1,0 +1,538 @@
+"""Knight's tours: every tour of a board as a lazy stream, counts, and one tour of a huge
+board, fast.
+
+Squares are ``(row, col)`` pairs, 0-based, row 0 at the top.  A *tour* visits every
+square once; it is *closed* when its last square is a knight's move from its first.
+Tours are *directed*: a path and its reversal are two tours, and so are the same cycle
+entered at two squares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
+
+from .. import _native
+from ..errors import InvalidSolutionError, LazysearchError
+from ..search import DONE, ENTER, LEAF, Search
+from ..stream import Solutions
+
+if TYPE_CHECKING:
+    from ..search import Engine
+
+Square = tuple[int, int]
+
+#: The eight knight's moves, in the order that breaks the last Warnsdorff ties.
+MOVES: tuple[Square, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+
+
+class KnightsError(LazysearchError):
+    """A board or start square that cannot be used (a side < 1, a square off the board)."""
+
+
+class NoTourError(LazysearchError):
+    """``tour()`` was asked for a tour that does not exist; the message says why."""
+
+
+class Tour(tuple[Square, ...]):
+    """A knight's tour: the squares in the order visited, with the board's size.
+
+    It is a tuple of ``(row, col)`` pairs; ``str()`` draws the board with move numbers.
+
+    >>> t = Tour([(0, 0), (2, 1), (0, 2), (1, 0), (2, 2), (0, 1), (1, 2), (2, 0)], 3, 3)
+    >>> t[:2], t.rows, t.cols, t.closed
+    (((0, 0), (2, 1)), 3, 3, False)
+    """
+
+    rows: int
+    cols: int
+
+    def __new__(cls, squares: Sequence[Square] = (), rows: int = 0, cols: int = 0) -> Tour:
+        self = super().__new__(cls, squares)
+        self.rows = rows
+        self.cols = cols
+        return self
+
+    @property
+    def closed(self) -> bool:
+        """Whether the last square is a knight's move from the first (on a full tour)."""
+        if len(self) != self.rows * self.cols or len(self) < 2:
+            return False
+        (r0, c0), (r1, c1) = self[0], self[-1]
+        return {abs(r0 - r1), abs(c0 - c1)} == {1, 2}
+
+    def numbers(self) -> list[list[int]]:
+        """The board as rows of move numbers, 1 for the start (0 for a square not visited)."""
+        grid = [[0] * self.cols for _ in range(self.rows)]
+        for n, (r, c) in enumerate(self, start=1):
+            grid[r][c] = n
+        return grid
+
+    def __str__(self) -> str:
+        width = len(str(len(self)))
+        return "\n".join(" ".join(str(n).rjust(width) for n in row) for row in self.numbers())
+
+    def svg(self, *, square: int = 40) -> str:
+        """An SVG picture of the tour; see :func:`lazysearch.render.svg.knights_tour`."""
+        from ..render.svg import knights_tour
+
+        return knights_tour(self, square=square)
+
+
+class KnightsProblem:
+    """A tour search as the engine sees it: the board, the start squares (as indices
+    ``row * cols + col``), open or closed, the forced second square (``-1``: none) and
+    the move order.  Plain data, so it pickles to worker processes."""
+
+    __slots__ = ("_fingerprint", "closed", "cols", "moves", "rows", "second", "starts")
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        starts: Sequence[int],
+        closed: bool,
+        second: int = -1,
+        moves: Sequence[Square] = MOVES,
+    ) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.starts = tuple(starts)
+        self.closed = closed
+        self.second = second
+        self.moves = tuple(moves)
+        self._fingerprint: str | None = None
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self.rows, self.cols, self.starts, self.closed, self.second, self.moves
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
+    @property
+    def kind(self) -> str:
+        return "knights-tour"
+
+    def engine(self) -> Engine:
+        module = _native.load("lazysearch.knights._tour")
+        engine: Engine = module.KnightEngine(
+            self.rows, self.cols, self.starts, self.closed, self.second, self.moves
+        )
+        return engine
+
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            import hashlib
+            import json
+
+            data = json.dumps(self.__getstate__(), separators=(",", ":"))
+            self._fingerprint = "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+        return self._fingerprint
+
+
+# -- checking what the user gave --------------------------------------------------------
+
+
+def _board(rows: object, cols: object) -> tuple[int, int]:
+    if cols is None:
+        cols = rows
+    for side in (rows, cols):
+        if isinstance(side, bool) or not isinstance(side, int) or side < 1:
+            raise KnightsError(
+                f"a board needs whole numbers of rows and columns >= 1, got {rows!r} x {cols!r}"
+            )
+    assert isinstance(rows, int) and isinstance(cols, int)
+    return rows, cols
+
+
+def _square(square: object, rows: int, cols: int, what: str = "start square") -> int:
+    """The index ``row * cols + col`` of ``square``, checked to be on the board."""
+    ok = (
+        isinstance(square, Sequence)
+        and len(square) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in square)
+    )
+    if not ok:
+        raise KnightsError(f"a {what} is a (row, col) pair of whole numbers, got {square!r}")
+    assert isinstance(square, Sequence)
+    r, c = square
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise KnightsError(
+            f"{what} {(r, c)} is off the {rows}x{cols} board "
+            f"(rows 0..{rows - 1}, columns 0..{cols - 1})"
+        )
+    return int(r * cols + c)
+
+
+# -- boards with no tour ------------------------------------------------------------------
+
+
+def no_tour_reason(
+    rows: int, cols: int | None = None, *, start: Square | None = None, closed: bool = False
+) -> str | None:
+    """Why there is no tour of this kind, when a theorem says so at once; else ``None``.
+
+    ``None`` does not promise a tour: it means only that none of these arguments applies.
+
+    * closed tours (Schwenk 1991; with ``m <= n``): none when ``m`` and ``n`` are both odd,
+      when ``m`` is 1, 2 or 4, or when ``m = 3`` and ``n`` is 4, 6 or 8;
+    * open tours: none on 1xn (n > 1), 2xn, 3x3, 3x5, 3x6 and 4x4;
+    * a knight's move always changes the colour of its square, so on a board with an odd
+      number of squares a tour starts and ends on the colour with more squares (that of
+      the corners).
+
+    >>> no_tour_reason(8, closed=True) is None
+    True
+    >>> no_tour_reason(5, 5, start=(0, 1))
+    'on an odd number of squares a tour starts on the colour of the corners, and (0, 1) is not'
+    """
+    rows, cols = _board(rows, cols)
+    if start is not None:
+        _square(start, rows, cols)
+    m, n = sorted((rows, cols))
+    if closed:
+        if m == n == 1:
+            return "a 1x1 board has no move to close a tour with"
+        if m % 2 and n % 2:
+            return (
+                f"a closed tour alternates colours, so it needs an even number of squares, "
+                f"and {rows}x{cols} has {rows * cols} (Schwenk 1991)"
+            )
+        if m in (1, 2, 4):
+            return f"no closed tour exists when the shorter side is {m} (Schwenk 1991)"
+        if m == 3 and n in (4, 6, 8):
+            return f"no closed tour exists on 3x{n} (Schwenk 1991)"
+        return None
+    if m == 1 and n > 1:
+        return f"a knight cannot move at all on a 1x{n} board"
+    if m == 2:
+        return f"a knight can never visit every square of a 2x{n} board"
+    if (m, n) in ((3, 3), (3, 5), (3, 6), (4, 4)):
+        return f"no open tour exists on {m}x{n}"
+    if start is not None and rows * cols % 2 and sum(start) % 2:
+        return (
+            f"on an odd number of squares a tour starts on the colour of the corners, "
+            f"and {tuple(start)} is not"
+        )
+    return None
+
+
+def _starts(rows: int, cols: int, start: Square | None, closed: bool) -> list[int]:
+    """The start squares worth searching from (none when a theorem rules out every tour)."""
+    if start is not None:
+        index = _square(start, rows, cols)
+        return [] if no_tour_reason(rows, cols, start=start, closed=closed) else [index]
+    if no_tour_reason(rows, cols, closed=closed):
+        return []
+    odd = rows * cols % 2 == 1
+    return [i for i in range(rows * cols) if not (odd and sum(divmod(i, cols)) % 2)]
+
+
+def _decoder(rows: int, cols: int) -> Any:
+    def decode(path: tuple[int, ...]) -> Tour:
+        return Tour([divmod(i, cols) for i in path], rows, cols)
+
+    return decode
+
+
+# -- every tour --------------------------------------------------------------------------
+
+
+def tours(
+    rows: int,
+    cols: int | None = None,
+    *,
+    start: Square | None = None,
+    closed: bool = False,
+    shortcuts: bool = True,
+) -> Solutions[Tour]:
+    """Every directed knight's tour of a ``rows x cols`` board, as a lazy stream.
+
+    ``start=None`` means from every square, in row-major order; ``closed=True`` gives the
+    tours that end a knight's move from their start (the search prunes as soon as that
+    becomes impossible).  From each square the moves are tried in Warnsdorff order:
+    fewest onward moves first, then the square farther from the centre of the board,
+    then the first in :data:`MOVES`; so the order of the tours is fixed.
+
+    >>> from lazysearch import knights
+    >>> knights.tours(5, start=(0, 0)).count()
+    304
+    >>> print(knights.tours(5, start=(0, 0)).first())
+     1 20  9 14  3
+    10 15  2 19 24
+    21  8 25  4 13
+    16 11  6 23 18
+     7 22 17 12  5
+
+    ``shortcuts=False`` searches even where a theorem (:func:`no_tour_reason`) already
+    says there is nothing to find; the tests use it to check the theorems.
+
+    Raises
+    ------
+    KnightsError
+        If a side is < 1 or ``start`` is off the board.
+    """
+    rows, cols = _board(rows, cols)
+    if shortcuts:
+        starts = _starts(rows, cols, start, closed)
+    elif start is not None:
+        starts = [_square(start, rows, cols)]
+    else:
+        starts = list(range(rows * cols))
+    problem = KnightsProblem(rows, cols, starts, closed)
+    return Solutions(Search(problem), _decoder(rows, cols))
+
+
+def _square_symmetries(rows: int, cols: int) -> list[Any]:
+    """The rotations and reflections of the board, as maps of ``(r, c)``."""
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+    ]
+    if rows == cols:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    return maps
+
+
+def start_orbits(rows: int, cols: int | None = None) -> list[tuple[Square, int]]:
+    """One square per orbit of the board's symmetries, with the orbit's size.
+
+    A symmetry of the board maps tours from one square onto tours from its image, so
+    the tours from every square are the sum of ``size * tours(rep)``.
+
+    >>> start_orbits(4)
+    [((0, 0), 4), ((0, 1), 8), ((1, 1), 4)]
+    """
+    rows, cols = _board(rows, cols)
+    maps = _square_symmetries(rows, cols)
+    seen: set[Square] = set()
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) not in seen:
+                orbit = {g(r, c) for g in maps}
+                seen |= orbit
+                out.append(((r, c), len(orbit)))
+    return out
+
+
+def count_tours(
+    rows: int,
+    cols: int | None = None,
+    *,
+    start: Square | None = None,
+    closed: bool = False,
+    workers: int | None = None,
+    executor: Executor | None = None,
+) -> int:
+    """The number of directed tours (every start, both directions), by counting only
+    what symmetry leaves to count.
+
+    Open tours from every square: one square per orbit of the board's symmetries is
+    searched and weighed by its orbit's size.  Closed tours: each cycle is counted once
+    by :func:`count_closed` and gives ``2 * rows * cols`` directed tours (2 from a given
+    start).  ``workers`` / ``executor`` count in parallel, as ``Solutions.count`` does.
+
+    >>> count_tours(5)
+    1728
+    >>> count_tours(3, 4)
+    16
+    """
+    rows, cols = _board(rows, cols)
+    if closed:
+        cycles = count_closed(rows, cols, workers=workers, executor=executor)
+        if start is not None:
+            _square(start, rows, cols)
+            return 2 * cycles
+        return 2 * rows * cols * cycles
+    if start is not None:
+        return tours(rows, cols, start=start).count(workers=workers, executor=executor)
+    if workers is not None and executor is None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            return count_tours(rows, cols, executor=pool)
+    total = 0
+    for square, size in start_orbits(rows, cols):
+        total += size * tours(rows, cols, start=square).count(executor=executor)
+    return total
+
+
+def count_closed(
+    rows: int,
+    cols: int | None = None,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+) -> int:
+    """The number of closed tours counted as cycles (each once, whatever its start and
+    direction).
+
+    Every cycle passes through the corner ``(0, 0)``, whose only two neighbours
+    ``(1, 2)`` and ``(2, 1)`` are then both on it; so the cycles are the closed tours
+    that start at the corner and go to ``(1, 2)`` first.
+
+    >>> count_closed(6)
+    9862
+    >>> count_closed(3, 10)
+    16
+    """
+    rows, cols = _board(rows, cols)
+    if no_tour_reason(rows, cols, closed=True):
+        return 0
+    problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
+    return Solutions(Search(problem)).count(workers=workers, executor=executor)
+
+
+# -- one tour, fast -------------------------------------------------------------------------
+
+
+def _rotated_moves(shift: int) -> tuple[Square, ...]:
+    return MOVES[shift:] + MOVES[:shift]
+
+
+def _pairs(engine: Any) -> list[Square]:
+    """The engine's path as pairs, with the cyclic garbage collector paused: a million
+    new tuples would otherwise set it off hundreds of times (it doubles the time)."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        pairs: list[Square] = engine.path_pairs()
+        return pairs
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> Any:
+    """The path (``(row, col)`` pairs) of one tour from ``start``, or ``None`` when
+    eight short tries all ran out of budget.
+
+    Warnsdorff's rule with ties toward the edge almost never needs to back up; when it
+    does, backing up far enough can take very long.  So each of the eight rotations of
+    the move order (a different last tie-break) gets a budget of a few nodes per square.
+    """
+    budget = 4 * rows * cols + 10_000
+    for shift in range(8):
+        problem = KnightsProblem(rows, cols, [start], closed, moves=_rotated_moves(shift))
+        engine = problem.engine()
+        engine.run(1, budget)
+        if engine.state == LEAF:
+            return _pairs(engine)
+        if engine.state == DONE:
+            return None  # the whole tree was walked: there is no tour
+    return None
+
+
+def _complete_path(rows: int, cols: int, start: int, closed: bool) -> Any:
+    """The path of the first tour from ``start`` in the documented order, or ``None``
+    when there is none (the whole tree is walked: this can take very long)."""
+    engine = KnightsProblem(rows, cols, [start], closed).engine()
+    while engine.state == ENTER:
+        if engine.run(1, 1 << 20):
+            return _pairs(engine)
+    return None
+
+
+def tour(
+    rows: int,
+    cols: int | None = None,
+    *,
+    start: Square = (0, 0),
+    closed: bool = False,
+) -> Tour:
+    """One knight's tour from ``start``; fast on boards of millions of squares.
+
+    Where the board has closed tours, one is found from the corner (Warnsdorff's rule,
+    ties to the square farther from the centre, backing up on the explicit stack when
+    stuck) and entered at ``start``: a closed tour is also an open tour from each of
+    its squares.  Elsewhere, or if that takes too long, the same search runs from
+    ``start`` itself.  Each try has a budget of a few nodes per square and is retried
+    with the move order rotated; only when all of that fails does a complete search run
+    (which finds a tour if there is one, but on long thin boards may take very long).
+
+    >>> t = tour(8, start=(3, 4), closed=True)
+    >>> t[0], t.closed, len(t)
+    ((3, 4), True, 64)
+
+    Raises
+    ------
+    NoTourError
+        If there is no such tour (with the reason).
+    KnightsError
+        If a side is < 1 or ``start`` is off the board.
+    """
+    rows, cols = _board(rows, cols)
+    index = _square(start, rows, cols)
+    reason = no_tour_reason(rows, cols, start=start, closed=closed)
+    if reason is not None:
+        raise NoTourError(reason)
+    path = None
+    if no_tour_reason(rows, cols, closed=True) is None:
+        path = _budgeted_path(rows, cols, 0, True)
+        if path is not None:  # enter the cycle at ``start``
+            at = path.index(divmod(index, cols))
+            path = path[at:] + path[:at]
+    if path is None and not closed:
+        path = _budgeted_path(rows, cols, index, False)
+    if path is None:
+        path = _complete_path(rows, cols, index, closed)
+    if path is None:
+        kind = "closed" if closed else "open"
+        raise NoTourError(f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}")
+    return Tour(path, rows, cols)
+
+
+# -- checking a tour -------------------------------------------------------------------------
+
+
+def verify(
+    tour: Sequence[Square],
+    rows: int,
+    cols: int | None = None,
+    *,
+    closed: bool = False,
+    start: Square | None = None,
+) -> None:
+    """Raise :class:`InvalidSolutionError` unless ``tour`` is a knight's tour of the board
+    (from ``start`` when given; ending a move from its start when ``closed``).
+
+    >>> verify([(0, 0), (1, 2)], 2, 3)
+    Traceback (most recent call last):
+    ...
+    lazysearch.errors.InvalidSolutionError: the tour has 2 squares, the 2x3 board 6
+    """
+    rows, cols = _board(rows, cols)
+    if len(tour) != rows * cols:
+        raise InvalidSolutionError(
+            f"the tour has {len(tour)} squares, the {rows}x{cols} board {rows * cols}"
+        )
+    seen = set()
+    for i, (r, c) in enumerate(tour):
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise InvalidSolutionError(f"square {i} of the tour, {(r, c)}, is off the board")
+        if (r, c) in seen:
+            raise InvalidSolutionError(f"square {i} of the tour, {(r, c)}, was visited before")
+        seen.add((r, c))
+        if i and {abs(r - tour[i - 1][0]), abs(c - tour[i - 1][1])} != {1, 2}:
+            raise InvalidSolutionError(
+                f"from {tuple(tour[i - 1])} to {(r, c)} (move {i}) is not a knight's move"
+            )
+    if start is not None and tuple(tour[0]) != tuple(start):
+        raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
+    if closed and len(tour) > 1:
+        (r0, c0), (r1, c1) = tour[0], tour[-1]
+        if {abs(r0 - r1), abs(c0 - c1)} != {1, 2}:
+            raise InvalidSolutionError(
+                f"the tour ends at {(r1, c1)}, not a knight's move from its start {(r0, c0)}"
+            )
