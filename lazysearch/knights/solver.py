@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import _native
 from ..errors import InvalidSolutionError, LazysearchError
@@ -517,6 +517,40 @@ def verify(
         raise InvalidSolutionError(
             f"the tour has {len(tour)} squares, the {rows}x{cols} board {rows * cols}"
         )
+    if not _looks_valid(tour, rows, cols):
+        _find_fault(tour, rows, cols)
+    if start is not None and tuple(tour[0]) != tuple(start):
+        raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
+    if closed and len(tour) > 1:
+        (r0, c0), (r1, c1) = tour[0], tour[-1]
+        if {abs(r0 - r1), abs(c0 - c1)} != {1, 2}:
+            raise InvalidSolutionError(
+                f"the tour ends at {(r1, c1)}, not a knight's move from its start {(r0, c0)}"
+            )
+
+
+_STEPS = frozenset(MOVES)
+
+
+def _looks_valid(tour: Sequence[Square], rows: int, cols: int) -> bool:
+    """All squares on the board, none twice, every step a knight's move: checked with
+    built-ins only (no Python-level loop), so that a million squares take milliseconds."""
+    from operator import itemgetter, sub
+
+    rs = list(map(itemgetter(0), tour))
+    cs = list(map(itemgetter(1), tour))
+    return (
+        min(rs) >= 0
+        and max(rs) < rows
+        and min(cs) >= 0
+        and max(cs) < cols
+        and len(set(zip(rs, cs, strict=True))) == len(tour)
+        and set(zip(map(sub, rs[1:], rs), map(sub, cs[1:], cs), strict=True)) <= _STEPS
+    )
+
+
+def _find_fault(tour: Sequence[Square], rows: int, cols: int) -> NoReturn:
+    """Raise :class:`InvalidSolutionError` naming the first thing wrong with ``tour``."""
     seen = set()
     for i, (r, c) in enumerate(tour):
         if not (0 <= r < rows and 0 <= c < cols):
@@ -528,11 +562,4 @@ def verify(
             raise InvalidSolutionError(
                 f"from {tuple(tour[i - 1])} to {(r, c)} (move {i}) is not a knight's move"
             )
-    if start is not None and tuple(tour[0]) != tuple(start):
-        raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
-    if closed and len(tour) > 1:
-        (r0, c0), (r1, c1) = tour[0], tour[-1]
-        if {abs(r0 - r1), abs(c0 - c1)} != {1, 2}:
-            raise InvalidSolutionError(
-                f"the tour ends at {(r1, c1)}, not a knight's move from its start {(r0, c0)}"
-            )
+    raise InvalidSolutionError("the tour is not a knight's tour")  # pragma: no cover

@@ -1,0 +1,83 @@
+"""Knight's tour benchmarks: counts (asserted against shared/ORACLES.md) and one tour of
+a huge board (checked by the verifier).
+
+Run:  python -m pytest benchmarks/test_knights_bench.py --benchmark-group-by=group
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from lazysearch import _native, knights
+
+from . import peers
+
+COUNTS: dict[str, tuple[Callable[[], int], int]] = {
+    "5x5 open, every start (1728)": (lambda: knights.count_tours(5), 1728),
+    "6x6 closed, each cycle once (9862)": (lambda: knights.count_closed(6), 9862),
+    "6x6 open from a corner (524,486)": (lambda: knights.count_tours(6, start=(0, 0)), 524_486),
+    "6x6 open, every start (6,637,920)": (lambda: knights.count_tours(6), 6_637_920),
+    "3x12 closed (176)": (lambda: knights.count_closed(3, 12), 176),
+    "5x8 closed (44,202)": (lambda: knights.count_closed(5, 8), 44_202),
+}
+SLOW = {"6x6 open, every start (6,637,920)", "6x6 open from a corner (524,486)"}
+
+
+@pytest.mark.parametrize("name", list(COUNTS))
+def test_count(benchmark: Any, name: str) -> None:
+    function, expected = COUNTS[name]
+    benchmark.group = "knights: counts"
+    rounds = 1 if name in SLOW else 5
+    assert benchmark.pedantic(function, rounds=rounds, iterations=1) == expected
+
+
+def _count_pure_6x6_closed() -> int:
+    source = _native.load_source("lazysearch.knights._tour")
+    engine = source.KnightEngine(6, 6, [0], True, 8)
+    return int(engine.run(0, 0))
+
+
+def test_count_plain_python(benchmark: Any) -> None:
+    """The same engine uncompiled, for the compiled/plain ratio."""
+    benchmark.group = "knights: counts"
+    assert benchmark.pedantic(_count_pure_6x6_closed, rounds=1, iterations=1) == 9862
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_one_tour_1000x1000(benchmark: Any, closed: bool) -> None:
+    benchmark.group = "knights: one tour of 1000x1000"
+    tour = benchmark.pedantic(
+        knights.tour, args=(1000,), kwargs={"closed": closed}, rounds=3, iterations=1
+    )
+    knights.verify(tour, 1000, 1000, start=(0, 0), closed=closed)
+
+
+def test_one_tour_2000x2000(benchmark: Any) -> None:
+    benchmark.group = "knights: one tour of 2000x2000"
+    tour = benchmark.pedantic(knights.tour, args=(2000,), rounds=1, iterations=1)
+    knights.verify(tour, 2000, 2000, start=(0, 0))
+
+
+def test_plain_python_warnsdorff_1000x1000(benchmark: Any) -> None:
+    """The textbook plain-Python Warnsdorff, for comparison; with fixed tie-breaking it
+    gets stuck before the end on this board, which the assertion records."""
+    benchmark.group = "knights: one tour of 1000x1000"
+    path = benchmark.pedantic(peers.warnsdorff_plain, args=(1000, 1000), rounds=1, iterations=1)
+    assert len(path) < 1000 * 1000
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_every_start_square_8_to_50(closed: bool) -> None:
+    """A tour from every square of every n x n board, 8 <= n <= 50, each verified
+    (every square the theorems allow: none closed on odd boards, none from the minority
+    colour of an odd board)."""
+    for n in range(8, 51):
+        for r in range(n):
+            for c in range(n):
+                if knights.no_tour_reason(n, start=(r, c), closed=closed):
+                    continue
+                tour = knights.tour(n, start=(r, c), closed=closed)
+                knights.verify(tour, n, n, start=(r, c), closed=closed)
