@@ -34,3 +34,10 @@ def test_knuth_file_through_the_cli() -> None:
         check=True,
     )
     assert done.stdout == "1:\n c e f\n a d\n b g\n"
+
+
+def test_knights_tours() -> None:
+    out = run("knights_tours.py")
+    assert "all directed open tours of 5x5: 1728" in out
+    assert "closed tours of 6x6, each cycle once: 9862" in out
+    assert "250000 squares, verified" in out
