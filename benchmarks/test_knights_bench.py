@@ -22,8 +22,13 @@ COUNTS: dict[str, tuple[Callable[[], int], int]] = {
     "6x6 open, every start (6,637,920)": (lambda: knights.count_tours(6), 6_637_920),
     "3x12 closed (176)": (lambda: knights.count_closed(3, 12), 176),
     "5x8 closed (44,202)": (lambda: knights.count_closed(5, 8), 44_202),
+    "6x7 closed (1,067,638)": (lambda: knights.count_closed(6, 7), 1_067_638),
 }
-SLOW = {"6x6 open, every start (6,637,920)", "6x6 open from a corner (524,486)"}
+SLOW = {
+    "6x6 open, every start (6,637,920)",
+    "6x6 open from a corner (524,486)",
+    "6x7 closed (1,067,638)",
+}
 
 
 @pytest.mark.parametrize("name", list(COUNTS))
@@ -59,6 +64,16 @@ def test_one_tour_2000x2000(benchmark: Any) -> None:
     benchmark.group = "knights: one tour of 2000x2000"
     tour = benchmark.pedantic(knights.tour, args=(2000,), rounds=1, iterations=1)
     knights.verify(tour, 2000, 2000, start=(0, 0))
+
+
+@pytest.mark.parametrize("rows", [5, 6, 7])
+def test_closed_tour_of_a_long_thin_board(benchmark: Any, rows: int) -> None:
+    """Warnsdorff's rule runs out of budget on these: the tour is joined from blocks."""
+    benchmark.group = "knights: closed tour of ROWSx1000"
+    tour = benchmark.pedantic(
+        knights.tour, args=(rows, 1000), kwargs={"closed": True}, rounds=3, iterations=1
+    )
+    knights.verify(tour, rows, 1000, start=(0, 0), closed=True)
 
 
 def test_plain_python_warnsdorff_1000x1000(benchmark: Any) -> None:

@@ -237,6 +237,27 @@ def test_tour_on_larger_boards(rows: int, cols: int) -> None:
         knights.verify(c, rows, cols, closed=True)
 
 
+@pytest.mark.parametrize(
+    ("rows", "cols", "start"), [(5, 300, (2, 150)), (300, 6, (150, 2)), (7, 200, (3, 100))]
+)
+def test_tours_of_long_thin_boards(rows: int, cols: int, start: tuple[int, int]) -> None:
+    """Warnsdorff's rule fails on these; the closed tour is joined from small blocks."""
+    t = knights.tour(rows, cols, start=start, closed=True)
+    knights.verify(t, rows, cols, start=start, closed=True)
+    t = knights.tour(rows, cols, start=start)
+    knights.verify(t, rows, cols, start=start)
+
+
+def test_blocks_join_into_one_cycle() -> None:
+    from lazysearch.knights.solver import _closed_by_blocks
+
+    for rows, cols in [(5, 6), (5, 18), (6, 31), (12, 40), (40, 8)]:
+        cycle = _closed_by_blocks(rows, cols)
+        assert cycle is not None
+        knights.verify(cycle, rows, cols, closed=True)
+    assert _closed_by_blocks(3, 40) is None  # three rows: no single exchange joins two cycles
+
+
 def test_tour_on_small_boards_without_closed_tours() -> None:
     t = knights.tour(3, 4, start=(0, 0))
     knights.verify(t, 3, 4, start=(0, 0))

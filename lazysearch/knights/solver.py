@@ -444,6 +444,110 @@ def _complete_path(rows: int, cols: int, start: int, closed: bool) -> Any:
     return None
 
 
+#: Boards whose short side is at most this get closed tours joined from blocks when
+#: Warnsdorff's rule struggles (long thin boards).
+BLOCKS_UP_TO = 16
+
+
+#: How many columns either side of a cut the edges exchanged to join two cycles may use
+#: (the windows of a block's two cuts may overlap: an edge given up at one cut is no
+#: longer in the cycle when the next cut looks for one).
+REACH = 5
+
+
+def _block_widths(k: int, n: int) -> list[int]:
+    """Split ``n`` columns into blocks ``k x w`` that each have closed tours (``k >= 5``
+    the short side, ``k * n`` even): widths of 6 and a last one of 6 to 11, even when
+    ``k`` is odd."""
+    step = 6
+    widths = []
+    while n >= 2 * step:
+        widths.append(step)
+        n -= step
+    return [*widths, n]
+
+
+def _is_move(a: Square, b: Square) -> bool:
+    return {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}
+
+
+def _closed_by_blocks(rows: int, cols: int) -> list[Square] | None:
+    """A closed tour of a long thin board, joined from closed tours of small blocks.
+
+    The board is cut across its long side into blocks with closed tours (found by the
+    ordinary search: they have at most a couple of hundred squares).  Going along, the
+    cycle built so far and the next block's cycle become one by an exchange of edges:
+    an edge ``a1-a2`` of the one near the cut and an edge ``b1-b2`` of the other, with
+    ``a1-b1`` and ``a2-b2`` knight's moves, are replaced by those two moves.  If no pair
+    fits, the block's next closed tour is tried.  Returns ``None`` if that fails, and
+    for boards three squares wide, where no single exchange joins two cycles (measured
+    on 3x10 and 3x12 blocks).
+    """
+    if min(rows, cols) < 5:
+        return None
+    if rows > cols:
+        flipped = _closed_by_blocks(cols, rows)
+        return None if flipped is None else [(c, r) for r, c in flipped]
+    k = rows
+    links: dict[Square, list[Square]] = {}
+    x = 0
+    for w in _block_widths(k, cols):
+        joined = False
+        for block in tours(k, w, start=(0, 0), closed=True).take(64):
+            cycle = [(r, c + x) for r, c in block]
+            if not links:
+                exchange: tuple[Square, Square, Square, Square] | None = None
+            else:
+                exchange = _exchange(links, cycle, x)
+                if exchange is None:
+                    continue
+            for i, square in enumerate(cycle):
+                links[square] = [cycle[i - 1], cycle[(i + 1) % len(cycle)]]
+            if exchange is not None:
+                a1, a2, b1, b2 = exchange
+                for p, old, new in ((a1, a2, b1), (a2, a1, b2), (b1, b2, a1), (b2, b1, a2)):
+                    links[p][links[p].index(old)] = new
+            joined = True
+            break
+        if not joined:
+            return None
+        x += w
+    # Walk the cycle from the corner.
+    path = [(0, 0)]
+    previous, here = (0, 0), links[(0, 0)][0]
+    while here != (0, 0):
+        path.append(here)
+        a, b = links[here]
+        previous, here = here, (b if a == previous else a)
+    return path if len(path) == rows * cols else None
+
+
+def _exchange(
+    links: dict[Square, list[Square]], cycle: list[Square], x: int
+) -> tuple[Square, Square, Square, Square] | None:
+    """Edges ``a1-a2`` (of ``links``, left of column ``x``) and ``b1-b2`` (of ``cycle``,
+    right of it) with ``a1-b1`` and ``a2-b2`` knight's moves, or ``None``."""
+    left = [
+        (a, b)
+        for a, pair in links.items()
+        if a[1] >= x - REACH
+        for b in pair
+        if b[1] >= x - REACH and a < b
+    ]
+    right = [
+        (cycle[i - 1], cycle[i])
+        for i in range(len(cycle))
+        if cycle[i - 1][1] < x + REACH and cycle[i][1] < x + REACH
+    ]
+    for a1, a2 in left:
+        for b1, b2 in right:
+            if _is_move(a1, b1) and _is_move(a2, b2):
+                return a1, a2, b1, b2
+            if _is_move(a1, b2) and _is_move(a2, b1):
+                return a1, a2, b2, b1
+    return None
+
+
 def tour(
     rows: int,
     cols: int | None = None,
@@ -480,6 +584,8 @@ def tour(
     path = None
     if no_tour_reason(rows, cols, closed=True) is None:
         path = _budgeted_path(rows, cols, 0, True)
+        if path is None and min(rows, cols) <= BLOCKS_UP_TO:
+            path = _closed_by_blocks(rows, cols)
         if path is not None:  # enter the cycle at ``start``
             at = path.index(divmod(index, cols))
             path = path[at:] + path[:at]
