@@ -2,4 +2,10 @@
 
 # __main__ runs the command line on import; the engine source is shadowed by its
 # compiled extension when one is built, so its doctest collection would mismatch.
-collect_ignore = ["lazysearch/__main__.py", "lazysearch/exactcover/_dlx.py", "lazysearch/knights/_tour.py", "setup.py", "build"]
+collect_ignore = [
+    "lazysearch/__main__.py",
+    "lazysearch/exactcover/_dlx.py",
+    "lazysearch/knights/_tour.py",
+    "setup.py",
+    "build",
+]

@@ -41,6 +41,21 @@ def _positive(text: str) -> int:
     return value
 
 
+def _board_size(text: str) -> tuple[int, int]:
+    rows, sep, cols = text.lower().partition("x")
+    try:
+        if not sep:
+            raise ValueError
+        size = (int(rows), int(cols))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a board size as ROWSxCOLS (e.g. 6x10), got {text!r}"
+        ) from None
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"a board needs sides >= 1, got {text!r}")
+    return size
+
+
 def _square(text: str) -> tuple[int, int]:
     row, sep, col = text.partition(",")
     try:
@@ -93,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sudoku = sub.add_parser("sudoku", help="solve sudoku puzzles, one per line (any box size)")
     sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
-    _add_run_options(sudoku)
+    _add_run_options(sudoku, formats=("text", "json", "svg"))
     sudoku.set_defaults(handler=_cmd_sudoku)
 
     langford = sub.add_parser(
@@ -102,6 +117,26 @@ def build_parser() -> argparse.ArgumentParser:
     langford.add_argument("n", type=_positive)
     _add_run_options(langford)
     langford.set_defaults(handler=_cmd_langford)
+
+    pentomino = sub.add_parser(
+        "pentomino",
+        aliases=["polyomino"],
+        help="tile a ROWSxCOLS rectangle with the 12 pentominoes (or other pieces)",
+    )
+    pentomino.add_argument("size", type=_board_size, metavar="ROWSxCOLS", help="e.g. 6x10")
+    pentomino.add_argument(
+        "--distinct",
+        action="store_true",
+        help="one tiling per class under the rectangle's rotations and reflections",
+    )
+    pentomino.add_argument(
+        "--pieces",
+        choices=("pentominoes", "tetrominoes", "hexominoes"),
+        default="pentominoes",
+        help="the piece set, each piece used once (default: the 12 pentominoes)",
+    )
+    _add_run_options(pentomino, formats=("text", "json", "svg"))
+    pentomino.set_defaults(handler=_cmd_pentomino)
 
     knights = sub.add_parser(
         "knights",
@@ -221,12 +256,43 @@ def _cmd_langford(args: argparse.Namespace) -> int:
     return _run(args, langford(args.n), show, sys.stdout)
 
 
+def _one_svg_only(args: argparse.Namespace) -> None:
+    if args.format == "svg" and args.limit != 1 and not args.count:
+        more = " or --one" if args.command == "knights" else ""
+        raise CliError(f"--format svg draws one solution: add --limit 1{more}")
+
+
+def _cmd_pentomino(args: argparse.Namespace) -> int:
+    from .puzzles import polyomino
+
+    _one_svg_only(args)
+    rows, cols = args.size
+    pieces = getattr(polyomino, args.pieces.upper())
+    area = sum(len(p.cells) for p in pieces.values())
+    if rows * cols != area:
+        raise CliError(
+            f"the {len(pieces)} {args.pieces} cover {area} cells, "
+            f"and a {rows}x{cols} board has {rows * cols}"
+        )
+    stream = polyomino.tile(polyomino.rectangle(rows, cols), pieces, distinct=args.distinct)
+
+    def show(n: int, tiling: polyomino.Tiling) -> str:
+        if args.format == "svg":
+            return tiling.svg()
+        if args.format == "json":
+            grid = ["".join((name or ".")[0] for name in row) for row in tiling.grid()]
+            return _json_line(n, tiling, rows=grid)
+        return f"{n}:\n{tiling}\n"
+
+    return _run(args, stream, show, sys.stdout)
+
+
 def _cmd_knights(args: argparse.Namespace) -> int:
     from .knights import solver as kt
 
     rows, cols = args.rows, args.cols or args.rows
-    if args.format == "svg" and not (args.one or args.limit == 1) and not args.count:
-        raise CliError("--format svg draws one tour: add --one or --limit 1")
+    if not args.one:
+        _one_svg_only(args)
 
     def show(n: int, tour: kt.Tour) -> str:
         if args.format == "svg":
@@ -268,8 +334,11 @@ def _cmd_knights(args: argparse.Namespace) -> int:
 def _cmd_sudoku(args: argparse.Namespace) -> int:
     from .puzzles import sudoku
 
+    _one_svg_only(args)
     text, source = _read_source(args.file)
     puzzles = sudoku.numbered_lines(text, source=source)
+    if args.format == "svg" and len(puzzles) != 1 and not args.count:
+        raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
     for number, (line, puzzle) in enumerate(puzzles, start=1):
         label = f"puzzle {number}, " if len(puzzles) > 1 else ""
         try:
@@ -277,7 +346,15 @@ def _cmd_sudoku(args: argparse.Namespace) -> int:
         except sudoku.SudokuError as exc:
             raise CliError(f"{source}:{line}: {exc}") from None
 
-        def show(n: int, grid: sudoku.Grid, number: int = number, label: str = label) -> str:
+        def show(
+            n: int,
+            grid: sudoku.Grid,
+            number: int = number,
+            label: str = label,
+            puzzle: str = puzzle,
+        ) -> str:
+            if args.format == "svg":
+                return sudoku.svg(grid, puzzle=puzzle)
             if args.format == "json":
                 return _json_line(n, grid, puzzle=number, grid=[list(r) for r in grid])
             return f"{label}solution {n}:\n{sudoku.render(grid)}\n"

@@ -200,6 +200,12 @@ class Tiling(NamedTuple):
     def __str__(self) -> str:
         return "\n".join("".join((n or ".")[0] for n in row) for row in self.grid())
 
+    def svg(self, *, square: int = 40) -> str:
+        """An SVG picture: pieces coloured and named, borders between pieces."""
+        from ..render.svg import tiling
+
+        return tiling(self, square=square)
+
 
 def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
     """The rotations and reflections of the board's frame that map its cells onto

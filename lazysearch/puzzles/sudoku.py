@@ -214,6 +214,22 @@ def render(grid: Grid, *, box: tuple[int, int] | None = None) -> str:
     return "\n".join(lines)
 
 
+def svg(
+    grid: Grid,
+    *,
+    box: tuple[int, int] | None = None,
+    puzzle: str | Sequence[Sequence[int | None]] | None = None,
+    square: int = 40,
+) -> str:
+    """An SVG picture of a grid; with ``puzzle``, its givens in black and the rest in blue."""
+    from ..render.svg import sudoku_grid
+
+    n = len(grid)
+    givens = parse(puzzle) if puzzle is not None else None
+    symbols = SYMBOLS if n <= len(SYMBOLS) and n > 9 else ""
+    return sudoku_grid(grid, box=box or box_shape(n), givens=givens, symbols=symbols, square=square)
+
+
 def read(path: str | os.PathLike[str]) -> list[str]:
     """The puzzles of a file with one puzzle per line (``.`` or ``0`` for blanks).
 

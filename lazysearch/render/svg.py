@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..knights.solver import Tour
+    from ..puzzles.polyomino import Tiling
 
 #: The largest default picture side, in pixels.
 MAX_PIXELS = 2000
@@ -98,3 +99,101 @@ def knights_tour(tour: Tour, *, square: int = 40) -> str:
         )
     kind = "closed" if tour.closed else "open"
     return document(rows, cols, body, square=square, title=f"{kind} knight's tour of {rows}x{cols}")
+
+
+#: Fill colours for the pieces of a tiling, in the order of the pieces' names.
+PALETTE = (
+    "#e6194b",
+    "#3cb44b",
+    "#ffe119",
+    "#4363d8",
+    "#f58231",
+    "#911eb4",
+    "#46f0f0",
+    "#f032e6",
+    "#bcf60c",
+    "#fabebe",
+    "#008080",
+    "#e6beff",
+    "#9a6324",
+    "#fffac8",
+    "#800000",
+    "#aaffc3",
+    "#808000",
+    "#ffd8b1",
+)
+
+
+def tiling(t: Tiling, *, square: int = 40) -> str:
+    """The board with each piece in its own colour, its name in its middle, and a heavy
+    border wherever two pieces (or a piece and the outside) meet."""
+    rows, cols = t.board.rows, t.board.cols
+    owner: dict[tuple[int, int], int] = {}
+    for k, (_, cells) in enumerate(t.pieces):
+        for cell in cells:
+            owner[cell] = k
+    body = []
+    for k, (name, cells) in enumerate(t.pieces):
+        colour = PALETTE[k % len(PALETTE)]
+        shape = "".join(f"M{c} {r}h1v1h-1z" for r, c in sorted(cells))
+        body.append(
+            f'<path d="{shape}" fill="{colour}" shape-rendering="crispEdges">'
+            f"<title>{escape(name)}</title></path>"
+        )
+    # Borders: the edge between two cells goes in where their owners differ.
+    edges = []
+    for r in range(rows + 1):
+        for c in range(cols):
+            if owner.get((r - 1, c), -1) != owner.get((r, c), -1):
+                edges.append(f"M{c} {r}h1")
+    for r in range(rows):
+        for c in range(cols + 1):
+            if owner.get((r, c - 1), -1) != owner.get((r, c), -1):
+                edges.append(f"M{c} {r}v1")
+    body.append(
+        f'<path d="{"".join(edges)}" stroke="#222" stroke-width="0.08" '
+        'stroke-linecap="square" fill="none"/>'
+    )
+    for name, cells in t.pieces:
+        mr = sum(r for r, _ in cells) / len(cells)
+        mc = sum(c for _, c in cells) / len(cells)
+        r, c = min(cells, key=lambda cell: ((cell[0] - mr) ** 2 + (cell[1] - mc) ** 2, cell))
+        body.append(
+            f'<text x="{c}.5" y="{r}.5" font-size="0.5" font-family="sans-serif" '
+            f'text-anchor="middle" dominant-baseline="central">{escape(name)}</text>'
+        )
+    return document(rows, cols, body, square=square, title=f"a tiling of {rows}x{cols}")
+
+
+def sudoku_grid(
+    grid: Sequence[Sequence[int]],
+    *,
+    box: tuple[int, int],
+    givens: Sequence[Sequence[int]] | None = None,
+    symbols: str = "",
+    square: int = 40,
+) -> str:
+    """A sudoku grid: thin cell lines, heavy box lines, the givens in black and the
+    digits filled in by the solver in blue (all black when ``givens`` is ``None``)."""
+    n = len(grid)
+    br, bc = box
+    body = [f'<rect width="{n}" height="{n}" fill="#fff"/>']
+    thin = "".join(f"M0 {i}h{n}" for i in range(1, n) if i % br)
+    thin += "".join(f"M{i} 0v{n}" for i in range(1, n) if i % bc)
+    body.append(f'<path d="{thin}" stroke="#999" stroke-width="0.03"/>')
+    heavy = "".join(f"M0 {i}h{n}" for i in range(0, n + 1, br))
+    heavy += "".join(f"M{i} 0v{n}" for i in range(0, n + 1, bc))
+    body.append(f'<path d="{heavy}" stroke="#000" stroke-width="0.08" stroke-linecap="square"/>')
+    size = "0.6" if n < 10 or symbols else "0.45"
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if not value:
+                continue
+            given = givens is None or bool(givens[r][c])
+            text = symbols[value - 1] if symbols else str(value)
+            colour = "#000" if given else "#1f3a93"
+            body.append(
+                f'<text x="{c}.5" y="{r}.5" font-size="{size}" font-family="sans-serif" '
+                f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{text}</text>'
+            )
+    return document(n, n, body, square=square, title=f"sudoku {n}x{n}")
