@@ -41,32 +41,32 @@ def _positive(text: str) -> int:
     return value
 
 
+def _pair(separator: str, shape: str, example: str) -> Callable[[str], tuple[int, int]]:
+    """An argparse type for two whole numbers joined by ``separator`` (``6x10``, ``0,0``)."""
+
+    def parse(text: str) -> tuple[int, int]:
+        first, sep, second = text.lower().partition(separator)
+        try:
+            if not sep:
+                raise ValueError
+            return int(first), int(second)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected {shape} (e.g. {example}), got {text!r}"
+            ) from None
+
+    return parse
+
+
+_square = _pair(",", "a square as ROW,COL, counted from 0", "0,0")
+_size = _pair("x", "a board size as ROWSxCOLS", "6x10")
+
+
 def _board_size(text: str) -> tuple[int, int]:
-    rows, sep, cols = text.lower().partition("x")
-    try:
-        if not sep:
-            raise ValueError
-        size = (int(rows), int(cols))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a board size as ROWSxCOLS (e.g. 6x10), got {text!r}"
-        ) from None
+    size = _size(text)
     if min(size) < 1:
         raise argparse.ArgumentTypeError(f"a board needs sides >= 1, got {text!r}")
     return size
-
-
-def _square(text: str) -> tuple[int, int]:
-    row, sep, col = text.partition(",")
-    try:
-        if not sep:
-            raise ValueError
-        square = (int(row), int(col))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a square as ROW,COL (0-based, e.g. 0,0), got {text!r}"
-        ) from None
-    return square
 
 
 def _add_run_options(
@@ -293,6 +293,10 @@ def _cmd_knights(args: argparse.Namespace) -> int:
     rows, cols = args.rows, args.cols or args.rows
     if not args.one:
         _one_svg_only(args)
+    if args.directed and not (args.closed and args.count):
+        raise CliError("--directed changes what --closed --count counts; give all three")
+    if args.start is not None:  # an off-board start is an error before any work
+        kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
 
     def show(n: int, tour: kt.Tour) -> str:
         if args.format == "svg":
@@ -315,8 +319,6 @@ def _cmd_knights(args: argparse.Namespace) -> int:
         if args.closed and not args.directed:
             what = "closed tours, each cycle once"
             found = kt.count_closed(rows, cols, workers=args.workers)
-            if args.start is not None:
-                kt.no_tour_reason(rows, cols, start=args.start)  # checks the square
         else:
             what = "directed tours"
             found = kt.count_tours(

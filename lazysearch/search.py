@@ -69,6 +69,16 @@ if TYPE_CHECKING:  # the protocols cost import time and are needed only by type 
         def fingerprint(self) -> str: ...
 
 
+def fingerprint(state: object) -> str:
+    """``sha256:`` and the digest of ``state`` (JSON-able numbers that define a problem):
+    the name a checkpoint gives its problem."""
+    import hashlib
+    import json
+
+    data = json.dumps(state, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+
+
 class Stats(NamedTuple):
     """Counters of a search: nodes entered, solutions found, the current depth."""
 

@@ -443,6 +443,8 @@ def test_cli_one_tour_svg(capsys: pytest.CaptureFixture[str]) -> None:
         (["knights", "4", "--one"], "no open tour exists on 4x4"),
         (["knights", "5", "--format", "svg"], "add --limit 1 or --one"),
         (["knights", "0"], "expected a number >= 1"),
+        (["knights", "5", "--directed"], "give all three"),
+        (["knights", "6", "--closed", "--count", "--start", "6,0"], "(6, 0) is off the 6x6"),
     ],
 )
 def test_cli_errors_are_one_line(

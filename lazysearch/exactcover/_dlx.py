@@ -35,8 +35,9 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
-import array
 from collections.abc import Sequence
+
+from lazysearch import _buffers
 
 COMPILED: bool = cython.compiled
 
@@ -48,20 +49,6 @@ DONE = 2  # the whole (sub)tree has been walked
 # What ``_run`` reports for the leaf it stopped at.
 SOLUTION = 1
 CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
-
-
-def _ints(values: list[int]) -> object:
-    """A mutable int buffer: ``array('i')`` for compiled code, a list for plain Python."""
-    if COMPILED:
-        return array.array("i", values)
-    return values
-
-
-def _zeros(size: int) -> object:
-    """``size`` zeros in a mutable int buffer (see ``_ints``)."""
-    if COMPILED:
-        return array.array("i", bytes(4 * size))
-    return [0] * size
 
 
 @cython.cclass
@@ -110,15 +97,17 @@ class DLXEngine:
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
         self.n_primary = primary
         self.n_items = n
-        buffers = [_zeros(m) for _ in range(4)] + [_zeros(n + 2) for _ in range(3)]
+        buffers = [_buffers.zeros(m, COMPILED) for _ in range(4)] + [
+            _buffers.zeros(n + 2, COMPILED) for _ in range(3)
+        ]
         self.top, self.ulink, self.dlink, self.color, self.length, self.llink, self.rlink = buffers
-        self.option_of = _ints([-1] * m)
+        self.option_of = _buffers.ints([-1] * m, COMPILED)
         self._build(primary, option_items, option_colors)
         depth = primary + 1
-        self.x = _ints([0] * depth)
-        self.k = _ints([0] * depth)
-        self.d = _ints([0] * depth)
-        self.replay_k = _ints([0] * depth)
+        self.x = _buffers.zeros(depth, COMPILED)
+        self.k = _buffers.zeros(depth, COMPILED)
+        self.d = _buffers.zeros(depth, COMPILED)
+        self.replay_k = _buffers.zeros(depth, COMPILED)
         self._pristine = tuple(b[:] for b in buffers[1:])  # all but ``top``, which never changes
         self.level = 0
         self.floor = 0

@@ -13,7 +13,7 @@ from ..errors import (
     NoPrimaryItemError,
     UnknownItemError,
 )
-from ..search import Search
+from ..search import Search, fingerprint
 from ..stream import Solutions
 
 if TYPE_CHECKING:
@@ -85,11 +85,7 @@ class DLXProblem:
     def fingerprint(self) -> str:
         """``sha256:`` and the digest of the numbers that define the problem."""
         if self._fingerprint is None:
-            import hashlib
-            import json
-
-            data = json.dumps(self.__getstate__(), separators=(",", ":"))
-            self._fingerprint = "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+            self._fingerprint = fingerprint(self.__getstate__())
         return self._fingerprint
 
 

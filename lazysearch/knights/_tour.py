@@ -36,8 +36,9 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
-import array
 from collections.abc import Sequence
+
+from lazysearch import _buffers
 
 COMPILED: bool = cython.compiled
 
@@ -49,27 +50,6 @@ CUT = 2
 
 #: The eight knight's moves in the order that breaks the last ties: (row, column) steps.
 MOVES = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-
-
-def _ints(values: list[int]) -> object:
-    """A mutable int buffer: ``array('i')`` for compiled code, a list for plain Python."""
-    if COMPILED:
-        return array.array("i", values)
-    return values
-
-
-def _zeros(size: int) -> object:
-    """``size`` zeros in a mutable int buffer (see ``_ints``)."""
-    if COMPILED:
-        return array.array("i", bytes(4 * size))
-    return [0] * size
-
-
-def _longs(size: int) -> object:
-    """``size`` zeros in a mutable 64-bit buffer (see ``_ints``)."""
-    if COMPILED:
-        return array.array("q", bytes(8 * size))
-    return [0] * size
 
 
 @cython.cclass
@@ -133,19 +113,21 @@ class KnightEngine:
         self.closed = closed
         self._starts = tuple(starts)
         self._second = second
-        self.offs = _ints([dr * width + dc for dr, dc in moves])
+        self.offs = _buffers.ints([dr * width + dc for dr, dc in moves], COMPILED)
         size = (rows + 4) * width
-        self.free = _zeros(size)
-        self.deg = _zeros(size)
-        self.dist = _longs(size)
-        self.keys = _longs(8)
+        self.free = _buffers.zeros(size, COMPILED)
+        self.deg = _buffers.zeros(size, COMPILED)
+        self.dist = _buffers.zeros64(size, COMPILED)
+        self.keys = _buffers.zeros64(8, COMPILED)
         depth = self.n_squares + 1
-        self.path = _zeros(depth)
-        self.k = _zeros(depth)
-        self.d = _zeros(depth)
-        self.cand = _zeros(8 * depth)
-        self.replay_k = _zeros(depth)
-        self.starts = _ints([(s // cols + 2) * width + s % cols + 2 for s in starts] or [0])
+        self.path = _buffers.zeros(depth, COMPILED)
+        self.k = _buffers.zeros(depth, COMPILED)
+        self.d = _buffers.zeros(depth, COMPILED)
+        self.cand = _buffers.zeros(8 * depth, COMPILED)
+        self.replay_k = _buffers.zeros(depth, COMPILED)
+        self.starts = _buffers.ints(
+            [(s // cols + 2) * width + s % cols + 2 for s in starts] or [0], COMPILED
+        )
         self.second = -1 if second < 0 else (second // cols + 2) * width + second % cols + 2
         self._fill_distances()
         self.cut_depth = depth + 1
@@ -252,17 +234,7 @@ class KnightEngine:
     def degrees(self) -> list[int]:
         return [self.d[t] for t in range(self.level)]
 
-    def solution(self) -> tuple[int, ...]:
-        """The path on the stack as board indices ``row * cols + col``."""
-        width: cython.int = self.width
-        return tuple(
-            [
-                (self.path[t] // width - 2) * self.cols + self.path[t] % width - 2
-                for t in range(self.level)
-            ]
-        )
-
-    def path_pairs(self) -> list[tuple[int, int]]:
+    def solution(self) -> tuple[tuple[int, int], ...]:
         """The path on the stack as ``(row, col)`` pairs (a typed loop that shares the
         row and column numbers between pairs: boards of millions of squares)."""
         numbers: list[int] = list(range(max(self.rows, self.cols)))
@@ -272,7 +244,7 @@ class KnightEngine:
         t: cython.int
         for t in range(self.level):
             out[t] = (numbers[path[t] // width - 2], numbers[path[t] % width - 2])
-        return out
+        return tuple(out)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import _native
 from ..errors import InvalidSolutionError, LazysearchError
-from ..search import DONE, ENTER, LEAF, Search
+from ..search import DONE, ENTER, LEAF, Search, fingerprint
 from ..stream import Solutions
 
 if TYPE_CHECKING:
@@ -25,6 +25,11 @@ Square = tuple[int, int]
 
 #: The eight knight's moves, in the order that breaks the last Warnsdorff ties.
 MOVES: tuple[Square, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+
+
+def _is_move(a: Square, b: Square) -> bool:
+    """Whether ``a`` and ``b`` are a knight's move apart."""
+    return {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}
 
 
 class KnightsError(LazysearchError):
@@ -59,8 +64,7 @@ class Tour(tuple[Square, ...]):
         """Whether the last square is a knight's move from the first (on a full tour)."""
         if len(self) != self.rows * self.cols or len(self) < 2:
             return False
-        (r0, c0), (r1, c1) = self[0], self[-1]
-        return {abs(r0 - r1), abs(c0 - c1)} == {1, 2}
+        return _is_move(self[0], self[-1])
 
     def numbers(self) -> list[list[int]]:
         """The board as rows of move numbers, 1 for the start (0 for a square not visited)."""
@@ -123,11 +127,7 @@ class KnightsProblem:
 
     def fingerprint(self) -> str:
         if self._fingerprint is None:
-            import hashlib
-            import json
-
-            data = json.dumps(self.__getstate__(), separators=(",", ":"))
-            self._fingerprint = "sha256:" + hashlib.sha256(data.encode()).hexdigest()
+            self._fingerprint = fingerprint(self.__getstate__())
         return self._fingerprint
 
 
@@ -230,8 +230,8 @@ def _starts(rows: int, cols: int, start: Square | None, closed: bool) -> list[in
 
 
 def _decoder(rows: int, cols: int) -> Any:
-    def decode(path: tuple[int, ...]) -> Tour:
-        return Tour([divmod(i, cols) for i in path], rows, cols)
+    def decode(path: tuple[Square, ...]) -> Tour:
+        return Tour(path, rows, cols)
 
     return decode
 
@@ -399,23 +399,8 @@ def _rotated_moves(shift: int) -> tuple[Square, ...]:
     return MOVES[shift:] + MOVES[:shift]
 
 
-def _pairs(engine: Any) -> list[Square]:
-    """The engine's path as pairs, with the cyclic garbage collector paused: a million
-    new tuples would otherwise set it off hundreds of times (it doubles the time)."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        pairs: list[Square] = engine.path_pairs()
-        return pairs
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> Any:
-    """The path (``(row, col)`` pairs) of one tour from ``start``, or ``None`` when
+    """The path (a tuple of ``(row, col)`` pairs) of one tour from ``start``, or ``None`` when
     eight short tries all ran out of budget.
 
     Warnsdorff's rule with ties toward the edge almost never needs to back up; when it
@@ -428,7 +413,7 @@ def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> Any:
         engine = problem.engine()
         engine.run(1, budget)
         if engine.state == LEAF:
-            return _pairs(engine)
+            return engine.solution()
         if engine.state == DONE:
             return None  # the whole tree was walked: there is no tour
     return None
@@ -440,7 +425,7 @@ def _complete_path(rows: int, cols: int, start: int, closed: bool) -> Any:
     engine = KnightsProblem(rows, cols, [start], closed).engine()
     while engine.state == ENTER:
         if engine.run(1, 1 << 20):
-            return _pairs(engine)
+            return engine.solution()
     return None
 
 
@@ -465,10 +450,6 @@ def _block_widths(k: int, n: int) -> list[int]:
         widths.append(step)
         n -= step
     return [*widths, n]
-
-
-def _is_move(a: Square, b: Square) -> bool:
-    return {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}
 
 
 def _closed_by_blocks(rows: int, cols: int) -> list[Square] | None:
@@ -627,12 +608,11 @@ def verify(
         _find_fault(tour, rows, cols)
     if start is not None and tuple(tour[0]) != tuple(start):
         raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
-    if closed and len(tour) > 1:
-        (r0, c0), (r1, c1) = tour[0], tour[-1]
-        if {abs(r0 - r1), abs(c0 - c1)} != {1, 2}:
-            raise InvalidSolutionError(
-                f"the tour ends at {(r1, c1)}, not a knight's move from its start {(r0, c0)}"
-            )
+    if closed and len(tour) > 1 and not _is_move(tour[0], tour[-1]):
+        raise InvalidSolutionError(
+            f"the tour ends at {tuple(tour[-1])}, not a knight's move from its start "
+            f"{tuple(tour[0])}"
+        )
 
 
 _STEPS = frozenset(MOVES)
@@ -664,7 +644,7 @@ def _find_fault(tour: Sequence[Square], rows: int, cols: int) -> NoReturn:
         if (r, c) in seen:
             raise InvalidSolutionError(f"square {i} of the tour, {(r, c)}, was visited before")
         seen.add((r, c))
-        if i and {abs(r - tour[i - 1][0]), abs(c - tour[i - 1][1])} != {1, 2}:
+        if i and not _is_move(tour[i - 1], (r, c)):
             raise InvalidSolutionError(
                 f"from {tuple(tour[i - 1])} to {(r, c)} (move {i}) is not a knight's move"
             )
