@@ -5,6 +5,7 @@
 collect_ignore = [
     "lazysearch/__main__.py",
     "lazysearch/exactcover/_dlx.py",
+    "lazysearch/kakuro/_engine.py",
     "lazysearch/knights/_tour.py",
     "setup.py",
     "build",

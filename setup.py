@@ -12,7 +12,11 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = ["lazysearch/exactcover/_dlx.py", "lazysearch/knights/_tour.py"]
+CORE = [
+    "lazysearch/exactcover/_dlx.py",
+    "lazysearch/kakuro/_engine.py",
+    "lazysearch/knights/_tour.py",
+]
 
 
 class OptionalBuildExt(build_ext):

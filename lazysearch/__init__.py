@@ -31,8 +31,13 @@ from .stream import Solutions
 
 __version__ = "0.1.0"
 
-_ENGINES = ("lazysearch.exactcover._dlx", "lazysearch.knights._tour")
+_ENGINES = (
+    "lazysearch.exactcover._dlx",
+    "lazysearch.kakuro._engine",
+    "lazysearch.knights._tour",
+)
 _LAZY_MODULES = {
+    "kakuro": "lazysearch.kakuro",
     "knights": "lazysearch.knights",
     "polyomino": "lazysearch.puzzles.polyomino",
     "sudoku": "lazysearch.puzzles.sudoku",
@@ -40,7 +45,7 @@ _LAZY_MODULES = {
 
 
 def __getattr__(name: str) -> object:
-    """``lazysearch.sudoku``, ``lazysearch.polyomino`` and ``lazysearch.knights``,
+    """``lazysearch.sudoku``, ``polyomino``, ``kakuro`` and ``knights``,
     imported on first use so that ``import lazysearch`` stays fast."""
     if name in _LAZY_MODULES:
         import importlib
@@ -82,6 +87,7 @@ __all__ = [
     "UnknownItemError",
     "compiled",
     "exact_cover",
+    "kakuro",
     "knights",
     "langford",
     "polyomino",

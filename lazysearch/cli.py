@@ -160,6 +160,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(knights, formats=("text", "json", "svg"))
     knights.set_defaults(handler=_cmd_knights)
+
+    kakuro = sub.add_parser(
+        "kakuro", help="solve kakuro puzzles (grid, janko, PROP, CSV, dzn, JSON and more)"
+    )
+    kakuro.add_argument("file", help="a puzzle file (or a collection), or - for standard input")
+    kakuro.add_argument(
+        "--input-format",
+        metavar="FMT",
+        help="the file's format (default: detected): grid, pipe, csv, janko, prop, "
+        "algospot, dzn, pycsp3, json, janko-json, board-json",
+    )
+    kakuro.add_argument(
+        "--convert",
+        choices=("grid", "json"),
+        help="print the puzzles in this format instead of solving them",
+    )
+    _add_run_options(kakuro, formats=("text", "json", "svg"))
+    kakuro.set_defaults(handler=_cmd_kakuro)
     return parser
 
 
@@ -362,6 +380,37 @@ def _cmd_sudoku(args: argparse.Namespace) -> int:
             return f"{label}solution {n}:\n{sudoku.render(grid)}\n"
 
         _run(args, stream, show, sys.stdout)
+    return EXIT_OK
+
+
+def _cmd_kakuro(args: argparse.Namespace) -> int:
+    from . import kakuro
+
+    _one_svg_only(args)
+    text, source = _read_source(args.file)
+    puzzles = kakuro.loads(text, source=source, format=args.input_format)
+    if args.convert:
+        for puzzle in puzzles:
+            write = kakuro.write_grid if args.convert == "grid" else kakuro.write_json
+            sys.stdout.write(write(puzzle))
+        return EXIT_OK
+    if args.format == "svg" and len(puzzles) != 1 and not args.count:
+        raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
+    for puzzle in puzzles:
+        label = f"{puzzle.name}, " if len(puzzles) > 1 else ""
+
+        def show(n: int, board: kakuro.Filling, label: str = label) -> str:
+            if args.format == "svg":
+                return board.svg()
+            if args.format == "json":
+                return _json_line(n, board, puzzle=board.puzzle.name, grid=board.grid())
+            return f"{label}solution {n}:\n{board}\n"
+
+        if args.count and len(puzzles) > 1:
+            found = kakuro.solve(puzzle).count()
+            print(f"{puzzle.name} {found}")
+        else:
+            _run(args, kakuro.solve(puzzle), show, sys.stdout)
     return EXIT_OK
 
 

@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..kakuro.puzzle import Puzzle as KakuroPuzzle
     from ..knights.solver import Tour
     from ..puzzles.polyomino import Tiling
 
@@ -197,3 +200,38 @@ def sudoku_grid(
                 f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{text}</text>'
             )
     return document(n, n, body, square=square, title=f"sudoku {n}x{n}")
+
+
+def kakuro_board(
+    puzzle: KakuroPuzzle, digits: Mapping[tuple[int, int], int] | None = None, *, size: int = 40
+) -> str:
+    """A kakuro board: black cells, clue cells split by a diagonal (down sum below it on
+    the left, across sum above it on the right), givens in black and the other digits
+    (``digits``) in blue."""
+    rows, cols = puzzle.rows, puzzle.cols
+    body = [f'<rect width="{cols}" height="{rows}" fill="#fff"/>']
+    dark = "".join(
+        f"M{c} {r}h1v1h-1z" for r in range(rows) for c in range(cols) if (r, c) not in puzzle.white
+    )
+    if dark:
+        body.append(f'<path d="{dark}" fill="#333"/>')
+    clues = sorted(set(puzzle.across) | set(puzzle.down))
+    if clues:
+        diagonals = "".join(f"M{c} {r}l1 1" for r, c in clues)
+        body.append(f'<path d="{diagonals}" stroke="#ddd" stroke-width="0.03"/>')
+    lines = "".join(f"M0 {i}h{cols}" for i in range(rows + 1))
+    lines += "".join(f"M{i} 0v{rows}" for i in range(cols + 1))
+    body.append(f'<path d="{lines}" stroke="#000" stroke-width="0.04" stroke-linecap="square"/>')
+    font = 'font-family="sans-serif" text-anchor="middle" dominant-baseline="central"'
+    for (r, c), total in sorted(puzzle.down.items()):
+        body.append(f'<text x="{c}.3" y="{r}.72" font-size="0.3" fill="#fff" {font}>{total}</text>')
+    for (r, c), total in sorted(puzzle.across.items()):
+        body.append(f'<text x="{c}.72" y="{r}.3" font-size="0.3" fill="#fff" {font}>{total}</text>')
+    filled = {**(digits or {}), **puzzle.givens}
+    for (r, c), digit in sorted(filled.items()):
+        colour = "#000" if (r, c) in puzzle.givens else "#1f3a93"
+        body.append(
+            f'<text x="{c}.5" y="{r}.5" font-size="0.6" fill="{colour}" {font}>{digit}</text>'
+        )
+    title = f"kakuro {puzzle.name}" if puzzle.name else f"kakuro {rows}x{cols}"
+    return document(rows, cols, body, square=size, title=title)

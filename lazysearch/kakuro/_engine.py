@@ -1,0 +1,510 @@
+"""Kakuro as an explicit-stack machine with propagation (Cython pure mode, like the
+other engines).
+
+The engine sees only numbers: ``n`` empty cells, and runs, each a list of cells, a sum
+still to make and the digits the givens already use.  ``COMBOS[length][sum]`` (built
+once) lists every set of ``length`` distinct digits adding up to ``sum`` as a 9-bit mask;
+each run keeps the ones that avoid its givens.  Every cell has a *domain*: the bitmask of
+digits it may still take.
+
+Propagation runs to a fixed point after every choice, and every domain change goes on a
+trail, so backing up restores the domains exactly.  Revising a run makes it arc
+consistent: a digit stays in a cell only if some filling of the whole run (distinct
+digits from the cells' domains, forming one of the run's combinations) puts it there.
+That one rule covers the usual kakuro deductions: a digit fixed in one cell leaves the
+run's other cells, a sum reachable only by some combinations narrows every cell to
+them, and a digit the run needs that only one cell can take is fixed there.  A cell
+whose domain changes wakes its other run.
+
+Level ``L`` of the stack branches on the cell with the smallest domain of two digits or
+more (the first in reading order among equals; the first with two digits is taken at
+once), trying its digits smallest first.  A node whose propagation failed has no children;
+a node where every domain holds one digit is a solution (every run is consistent, so its
+digits are distinct and add up).  The domains at a node depend only on the choices above
+it, so the tree is the same however a node is reached.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+from collections.abc import Sequence
+
+from lazysearch import _buffers
+
+COMPILED: bool = cython.compiled
+
+ENTER = 0
+LEAF = 1
+DONE = 2
+SOLUTION = 1
+CUT = 2
+
+
+def combinations() -> list[list[list[int]]]:
+    """``COMBOS[length][total]``: the masks (bit ``d - 1`` for digit ``d``) of the sets of
+    ``length`` distinct digits 1..9 adding up to ``total`` (0..45)."""
+    table: list[list[list[int]]] = [[[] for _ in range(46)] for _ in range(10)]
+    for mask in range(512):
+        digits = [d + 1 for d in range(9) if mask >> d & 1]
+        table[len(digits)][sum(digits)].append(mask)
+    return table
+
+
+COMBOS = combinations()
+
+_TABLES: dict[bool, tuple[object, object]] = {}
+
+
+def _shared_tables() -> tuple[object, object]:
+    """Popcount and n-th digit of every mask, built once per build mode."""
+    if COMPILED not in _TABLES:
+        counts = [bin(m).count("1") for m in range(512)]
+        nth = [0] * (512 * 9)
+        for m in range(512):
+            for k, d in enumerate(d + 1 for d in range(9) if m >> d & 1):
+                nth[m * 9 + k] = d
+        _TABLES[COMPILED] = (_buffers.ints(counts, COMPILED), _buffers.ints(nth, COMPILED))
+    return _TABLES[COMPILED]
+
+
+@cython.cclass
+class KakuroEngine:
+    """The filling machine for one puzzle, as numbers.
+
+    ``runs`` holds, for each run, its empty cells (numbers ``0 .. n - 1``), the sum they
+    must make and the mask of digits the givens already use in it.
+    """
+
+    popcount: cython.int[::1]
+    nth: cython.int[::1]
+    dom: cython.int[::1]
+    rstart: cython.int[::1]
+    rcells: cython.int[::1]
+    cstart: cython.int[::1]
+    combos: cython.int[::1]
+    cellruns: cython.int[::1]
+    queue: cython.int[::1]
+    queued: cython.int[::1]
+    tcell: cython.int[::1]
+    tdom: cython.int[::1]
+    tmark: cython.int[::1]
+    cellat: cython.int[::1]
+    maskat: cython.int[::1]
+    k: cython.int[::1]
+    d: cython.int[::1]
+    replay_k: cython.int[::1]
+    states: cython.int[::1]
+    fmark: cython.longlong[::1]
+    bmark: cython.longlong[::1]
+    layer: cython.int[::1]
+    support: cython.int[::1]
+
+    stamp: cython.longlong
+    n: cython.int
+    n_runs: cython.int
+    trail: cython.int
+    failed: cython.bint
+    level = cython.declare(cython.int, visibility="public")
+    floor = cython.declare(cython.int, visibility="public")
+    state = cython.declare(cython.int, visibility="public")
+    cut_depth = cython.declare(cython.int, visibility="public")
+    replay_end: cython.int
+    leaf_kind = cython.declare(cython.int, visibility="public")
+    children: cython.int
+    bad_replay: cython.bint
+    nodes = cython.declare(cython.longlong, visibility="public")
+    solutions = cython.declare(cython.longlong, visibility="public")
+
+    def __init__(self, n: int, runs: Sequence[tuple[Sequence[int], int, int]]):
+        self.n = n
+        self.n_runs = len(runs)
+        self.popcount, self.nth = _shared_tables()
+        rstart = [0]
+        rcells: list[int] = []
+        cstart = [0]
+        combos: list[int] = []
+        cell_runs: list[list[int]] = [[] for _ in range(n)]
+        for r, (cells, total, used) in enumerate(runs):
+            rcells.extend(cells)
+            rstart.append(len(rcells))
+            if 0 <= total <= 45 and len(cells) <= 9:
+                combos.extend(m for m in COMBOS[len(cells)][total] if not m & used)
+            cstart.append(len(combos))
+            for c in cells:
+                cell_runs[c].append(r)
+        self.rstart = _buffers.ints(rstart, COMPILED)
+        self.rcells = _buffers.ints(rcells or [0], COMPILED)
+        self.cstart = _buffers.ints(cstart, COMPILED)
+        self.combos = _buffers.ints(combos or [0], COMPILED)
+        # Each cell's (at most two) runs; -1 for none.
+        self.cellruns = _buffers.ints(
+            [r for rs in cell_runs for r in [*rs, -1, -1][:2]] or [0], COMPILED
+        )
+        self.dom = _buffers.zeros(n + 1, COMPILED)
+        # Scratch for revising a run: its partial fillings by layer, and stamps.
+        self.states = _buffers.zeros(512, COMPILED)
+        self.fmark = _buffers.zeros64(512, COMPILED)
+        self.bmark = _buffers.zeros64(512, COMPILED)
+        self.layer = _buffers.zeros(11, COMPILED)
+        self.support = _buffers.zeros(10, COMPILED)
+        self.stamp = 0
+        self.queue = _buffers.zeros(len(runs) + 1, COMPILED)
+        self.queued = _buffers.zeros(len(runs) + 1, COMPILED)
+        # A domain only shrinks along a path: at most 9 changes per cell.
+        self.tcell = _buffers.zeros(9 * n + 9, COMPILED)
+        self.tdom = _buffers.zeros(9 * n + 9, COMPILED)
+        depth = n + 2
+        self.tmark = _buffers.zeros(depth, COMPILED)
+        self.cellat = _buffers.zeros(depth, COMPILED)
+        self.maskat = _buffers.zeros(depth, COMPILED)
+        self.k = _buffers.zeros(depth, COMPILED)
+        self.d = _buffers.zeros(depth, COMPILED)
+        self.replay_k = _buffers.zeros(depth, COMPILED)
+        self.cut_depth = depth + 1
+        self.nodes = 0
+        self.solutions = 0
+        self.restart()
+
+    def restart(self) -> None:
+        """Back to the root: every domain full, then propagated once."""
+        t: cython.int
+        for t in range(self.n):
+            self.dom[t] = 511
+        for t in range(self.n_runs):
+            self.queue[t] = t
+            self.queued[t] = 1
+        self.trail = 0
+        self.failed = not self.propagate(self.n_runs)
+        self.trail = 0  # the root's domains are never undone
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.replay_end = 0
+        self.bad_replay = False
+        self.leaf_kind = 0
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    @cython.cfunc
+    def propagate(self, waiting: cython.int) -> cython.bint:
+        """Revise the ``waiting`` runs in the queue (and those their changes wake) until
+        nothing changes; False at a dead end.  Every domain change goes on the trail.
+
+        Revising a run walks the layered graph of its partial fillings: layer ``j``
+        holds the sets of digits the first ``j`` cells can take (distinct, from their
+        domains); an edge adds a digit of cell ``j``.  Forward from the empty set, then
+        backward from the sets that are combinations of the run: a digit stays in cell
+        ``j`` only when one of its edges lies on such a path.  That keeps exactly the
+        digits that appear in some filling of the run (arc consistency for the run).
+        """
+        dom: cython.int[::1] = self.dom
+        rstart: cython.int[::1] = self.rstart
+        rcells: cython.int[::1] = self.rcells
+        cstart: cython.int[::1] = self.cstart
+        combos: cython.int[::1] = self.combos
+        cellruns: cython.int[::1] = self.cellruns
+        queue: cython.int[::1] = self.queue
+        queued: cython.int[::1] = self.queued
+        tcell: cython.int[::1] = self.tcell
+        tdom: cython.int[::1] = self.tdom
+        states: cython.int[::1] = self.states
+        fmark: cython.longlong[::1] = self.fmark
+        bmark: cython.longlong[::1] = self.bmark
+        layer: cython.int[::1] = self.layer
+        support: cython.int[::1] = self.support
+        n_runs: cython.int = self.n_runs
+        trail: cython.int = self.trail
+        stamp: cython.longlong = self.stamp
+        head: cython.int = 0
+        count: cython.int = waiting
+        ok: cython.bint = True
+        r: cython.int
+        i: cython.int
+        j: cython.int
+        c: cython.int
+        s: cython.int
+        x: cython.int
+        m: cython.int
+        v: cython.int
+        length: cython.int
+        first: cython.int
+        top: cython.int
+        state: cython.int
+        rest: cython.int
+        bit: cython.int
+        while count > 0:
+            r = queue[head]
+            head += 1
+            if head == n_runs:
+                head = 0
+            count -= 1
+            queued[r] = 0
+            stamp += 1
+            first = rstart[r]
+            length = rstart[r + 1] - first
+            # Forward: the sets of digits the first j cells can take.
+            states[0] = 0
+            layer[0] = 0
+            layer[1] = 1
+            top = 1
+            for j in range(length):
+                v = dom[rcells[first + j]]
+                for i in range(layer[j], layer[j + 1]):
+                    state = states[i]
+                    rest = v & ~state
+                    while rest:
+                        bit = rest & -rest
+                        rest ^= bit
+                        if fmark[state | bit] != stamp:
+                            fmark[state | bit] = stamp
+                            states[top] = state | bit
+                            top += 1
+                layer[j + 2] = top
+                if top == layer[j + 1]:
+                    ok = False
+                    break
+            if not ok:
+                break
+            # The combinations reached by all the cells end the paths that count.
+            for i in range(cstart[r], cstart[r + 1]):
+                m = combos[i]
+                if fmark[m] == stamp:
+                    bmark[m] = stamp
+            # Backward: keep the edges whose end lies on a path to a combination.
+            for j in range(length - 1, -1, -1):
+                v = dom[rcells[first + j]]
+                support[j] = 0
+                for i in range(layer[j], layer[j + 1]):
+                    state = states[i]
+                    rest = v & ~state
+                    while rest:
+                        bit = rest & -rest
+                        rest ^= bit
+                        if bmark[state | bit] == stamp:
+                            support[j] |= bit
+                            bmark[state] = stamp
+                if support[j] == 0:
+                    ok = False
+                    break
+            if not ok:
+                break
+            for j in range(length):
+                c = rcells[first + j]
+                if support[j] != dom[c]:
+                    tcell[trail] = c
+                    tdom[trail] = dom[c]
+                    trail += 1
+                    dom[c] = support[j]
+                    for s in range(2):
+                        x = cellruns[2 * c + s]
+                        if x >= 0 and x != r and not queued[x]:
+                            queued[x] = 1
+                            queue[(head + count) % n_runs] = x
+                            count += 1
+        if not ok:  # leave the queue empty for the next propagation
+            while count > 0:
+                queued[queue[head]] = 0
+                head += 1
+                if head == n_runs:
+                    head = 0
+                count -= 1
+        self.stamp = stamp
+        self.trail = trail
+        return ok
+
+    def replay(self, ks: list[int]) -> bool:
+        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
+
+        Returns False when a choice does not exist; the engine must then be
+        ``restart()``-ed before further use.
+        """
+        if not ks:
+            return self.state == ENTER
+        if self.state != ENTER or self.level + len(ks) > self.n:
+            return False
+        start: cython.int = self.level
+        t: cython.int
+        for t in range(len(ks)):
+            if ks[t] < 0:
+                return False
+            self.replay_k[start + t] = ks[t]
+        self.replay_end = start + len(ks)
+        self.bad_replay = False
+        saved_nodes = self.nodes
+        self.run(0, 0)
+        self.nodes = saved_nodes
+        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
+        self.replay_end = 0
+        return ok
+
+    def branching(self) -> int:
+        """At a node not yet entered: ``-1`` for a full grid, else its number of children
+        (entered with the walk fenced to the node, then everything put back)."""
+        if self.state != ENTER:
+            return 0
+        saved = (self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind)
+        self.floor = self.level
+        self.cut_depth = self.level
+        self.run(1, 0)
+        b: cython.int = self.children
+        self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind = saved
+        self.state = ENTER
+        return b
+
+    def position(self) -> list[int]:
+        return [self.k[t] for t in range(self.level)]
+
+    def degrees(self) -> list[int]:
+        return [self.d[t] for t in range(self.level)]
+
+    def solution(self) -> tuple[int, ...]:
+        """The digit of each empty cell, by cell number."""
+        return tuple(self.nth[self.dom[t] * 9] for t in range(self.n))
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def run(self, limit: cython.longlong, budget: cython.longlong) -> cython.longlong:
+        """Walk on until ``limit`` leaves are reported (0: no limit) or ``budget`` nodes
+        are entered (0: no budget).  Returns the number of leaves reported; the last one
+        is left on the stack with ``state == LEAF``."""
+        popcount: cython.int[::1] = self.popcount
+        nth: cython.int[::1] = self.nth
+        dom: cython.int[::1] = self.dom
+        cellruns: cython.int[::1] = self.cellruns
+        queue: cython.int[::1] = self.queue
+        queued: cython.int[::1] = self.queued
+        tcell: cython.int[::1] = self.tcell
+        tdom: cython.int[::1] = self.tdom
+        tmark: cython.int[::1] = self.tmark
+        cellat: cython.int[::1] = self.cellat
+        maskat: cython.int[::1] = self.maskat
+        ks: cython.int[::1] = self.k
+        ds: cython.int[::1] = self.d
+        replay_k: cython.int[::1] = self.replay_k
+        n: cython.int = self.n
+        level: cython.int = self.level
+        floor: cython.int = self.floor
+        cut_depth: cython.int = self.cut_depth
+        replay_end: cython.int = self.replay_end
+        nodes: cython.longlong = self.nodes
+        stop_at: cython.longlong = nodes + budget if budget > 0 else -1
+        found: cython.longlong = 0
+        b: cython.int = 0
+        kk: cython.int
+        c: cython.int
+        s: cython.int
+        x: cython.int
+        cnt: cython.int
+        best: cython.int
+        waiting: cython.int
+        t: cython.int
+        mark: cython.int
+        descend: cython.bint
+        entering: cython.bint = self.state == ENTER
+
+        if self.state == DONE:
+            return 0
+        while True:
+            descend = False
+            if entering:
+                if nodes == stop_at and replay_end == 0:
+                    self.state = ENTER
+                    break
+                nodes += 1
+                # Choose the cell with the smallest domain of two digits or more.
+                if self.failed:
+                    b = 0
+                else:
+                    b = 10
+                    best = -1
+                    for c in range(n):
+                        cnt = popcount[dom[c]]
+                        if 1 < cnt < b:
+                            b = cnt
+                            best = c
+                            if cnt == 2:
+                                break
+                    if best < 0:
+                        b = -1
+                    else:
+                        cellat[level] = best
+                        maskat[level] = dom[best]
+                self.children = b
+                if b <= 0:
+                    if replay_end != 0:
+                        self.bad_replay = True
+                        break
+                    if b < 0:
+                        self.leaf_kind = SOLUTION
+                        self.solutions += 1
+                        found += 1
+                        if found == limit:
+                            self.state = LEAF
+                            break
+                elif level == cut_depth and replay_end == 0:
+                    self.leaf_kind = CUT
+                    found += 1
+                    if found == limit:
+                        self.state = LEAF
+                        break
+                else:
+                    kk = 0
+                    if level < replay_end:
+                        kk = replay_k[level]
+                        if kk >= b:
+                            self.bad_replay = True
+                            break
+                    ks[level] = kk
+                    ds[level] = b
+                    descend = True
+            if not descend:
+                while True:
+                    if level == floor:
+                        self.state = DONE
+                        break
+                    level -= 1
+                    # Undo the trail down to this level's mark.
+                    mark = tmark[level]
+                    t = self.trail
+                    while t > mark:
+                        t -= 1
+                        dom[tcell[t]] = tdom[t]
+                    self.trail = t
+                    if ks[level] + 1 < ds[level]:
+                        ks[level] += 1
+                        descend = True
+                        break
+                if not descend:
+                    break
+            # Fix cellat[level] to its ks[level]-th digit and propagate.
+            c = cellat[level]
+            t = self.trail
+            tmark[level] = t
+            tcell[t] = c
+            tdom[t] = dom[c]
+            self.trail = t + 1
+            dom[c] = 1 << (nth[maskat[level] * 9 + ks[level]] - 1)
+            waiting = 0
+            for s in range(2):
+                x = cellruns[2 * c + s]
+                if x >= 0:
+                    queue[waiting] = x
+                    queued[x] = 1
+                    waiting += 1
+            self.failed = not self.propagate(waiting)
+            level += 1
+            entering = True
+            if level == replay_end:
+                replay_end = 0
+                self.state = ENTER
+                break
+        self.level = level
+        self.nodes = nodes
+        self.replay_end = replay_end
+        return found
