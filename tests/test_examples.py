@@ -41,3 +41,10 @@ def test_knights_tours() -> None:
     assert "all directed open tours of 5x5: 1728" in out
     assert "closed tours of 6x6, each cycle once: 9862" in out
     assert "250000 squares, verified" in out
+
+
+def test_kakuro_puzzles() -> None:
+    out = run("kakuro_puzzles.py")
+    assert "solutions: 1" in out
+    assert "row 2: [8, 4, 9, 2]" in out
+    assert "count: 1" in out

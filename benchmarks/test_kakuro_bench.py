@@ -1,0 +1,145 @@
+"""Kakuro benchmarks on the puzzle sets in ../shared/data/kakuro (skipped without it).
+
+Every published puzzle is solved and proved unique (``take(2)`` finds exactly one) and
+each solution checked; CP-SAT does the same (solve, forbid that solution, solve again)
+on the same puzzles when OR-Tools is installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lazysearch import kakuro
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "kakuro"
+
+#: Published puzzles with one solution each, as (file, how many puzzles it holds).
+UNIQUE_FILES = [
+    "algospot/KAKURO2_sample.in",
+    "backslash_marcelgarus/15x15.kakuro",
+    "backslash_marcelgarus/20x20.kakuro",
+    "backslash_marcelgarus/30x30.kakuro",
+    "backslash_marcelgarus/book.kakuro",
+    "backslash_marcelgarus/mini.kakuro",
+    "backslash_marcelgarus/u.kakuro",
+    "backslash_marcelgarus/wikipedia.kakuro",
+    *(f"csv_kakuro_kuso/samples/SumasCruzadas_{n}.csv" for n in (93, 94, 95, 96, 100)),
+    "gecode/gecode_kakuro_runs.json",
+    "janko/Kakuro_dataset.json",
+    *(f"minizinc/kakuro_{s}_{s}_{d}.dzn" for s in (6, 8) for d in ("easy", "hard", "super")),
+    "prop_marcizhu/generated/150_150_easy_unique.kak",
+    "prop_marcizhu/generated/20_20_extreme_unique.kak",
+    "prop_marcizhu/generated/20_20_extreme_unique_clear.txt",
+    "prop_marcizhu/generated/30_30_hard_unique_clear.txt",
+    "prop_marcizhu/generated/40_40_hard_unique.kak",
+    "prop_marcizhu/generated/40_40_medium_unique_clear.txt",
+    "prop_marcizhu/generated/60_60_easy_unique_clear.txt",
+    "prop_marcizhu/generated/60_60_medium_unique.kak",
+    *(
+        f"prop_marcizhu/unsolved/{name}.kak"
+        for name in ("cpu_burner", "evil", "jutge", "one-sol", "sample", "sample2")
+    ),
+    "pycsp3/easy-000.json",
+]
+#: janko #257 (24x28) has two solutions as stored (the data README, ORACLES.md).
+TWO_SOLUTIONS = {"257_24x28"}
+
+
+def all_puzzles() -> list[kakuro.Puzzle]:
+    if not SHARED.exists():
+        pytest.skip(f"shared data not present: {SHARED}")
+    out = []
+    for name in UNIQUE_FILES:
+        out.extend(kakuro.read_all(SHARED / name))
+    return out
+
+
+def largest() -> list[Any]:
+    """The puzzles of 30x30 and up (both sides at least 30, clue row and column in), as
+    (file, index in the file) with a readable test id."""
+    if not SHARED.exists():
+        return [pytest.param("", 0, id="shared-data-absent")]
+    params = []
+    for name in UNIQUE_FILES:
+        for index, puzzle in enumerate(kakuro.read_all(SHARED / name)):
+            if min(puzzle.rows, puzzle.cols) >= 30:
+                params.append(pytest.param(name, index, id=Path(puzzle.name).name))
+    return params
+
+
+def lazysearch_counts(puzzles: list[kakuro.Puzzle]) -> tuple[int, int]:
+    """(puzzles with exactly the expected number of solutions, solutions checked)."""
+    right = checked = 0
+    for puzzle in puzzles:
+        boards = kakuro.solve(puzzle).take(3)
+        for board in boards:
+            kakuro.verify(puzzle, board)
+        checked += len(boards)
+        right += len(boards) == (2 if puzzle.name in TWO_SOLUTIONS else 1)
+    return right, checked
+
+
+def cpsat_counts(puzzles: list[kakuro.Puzzle]) -> tuple[int, int]:
+    """CP-SAT, one worker: AllDifferent plus a linear sum per run; solve, then forbid the
+    solution found and solve again (twice for the puzzle with two solutions)."""
+    from ortools.sat.python import cp_model
+
+    right = checked = 0
+    for puzzle in puzzles:
+        model = cp_model.CpModel()
+        x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
+        for cell, digit in puzzle.givens.items():
+            model.Add(x[cell] == digit)
+        for run in puzzle.runs:
+            cells = [x[c] for c in run.cells]
+            model.AddAllDifferent(cells)
+            model.Add(sum(cells) == run.total)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        found = 0
+        while found < 3 and solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            found += 1
+            values = {cell: solver.Value(v) for cell, v in x.items()}
+            kakuro.verify(puzzle, values)
+            same = []
+            for cell, v in x.items():
+                b = model.NewBoolVar("")
+                model.Add(v == values[cell]).OnlyEnforceIf(b)
+                model.Add(v != values[cell]).OnlyEnforceIf(b.Not())
+                same.append(b)
+            model.AddBoolOr([b.Not() for b in same])
+        checked += found
+        right += found == (2 if puzzle.name in TWO_SOLUTIONS else 1)
+    return right, checked
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "cp-sat"])
+def test_every_published_puzzle_solved_and_proved_unique(benchmark: Any, solver: str) -> None:
+    puzzles = all_puzzles()
+    if solver == "cp-sat" and importlib.util.find_spec("ortools") is None:
+        pytest.skip("ortools is not installed (pip install -e '.[bench]')")
+    function = lazysearch_counts if solver == "lazysearch" else cpsat_counts
+    benchmark.group = f"kakuro: all {len(puzzles)} published puzzles, solve + prove unique"
+    rounds = 3 if solver == "lazysearch" else 1
+    right, checked = benchmark.pedantic(function, args=(puzzles,), rounds=rounds, iterations=1)
+    assert right == len(puzzles) == 1043
+    assert checked == len(puzzles) + len(TWO_SOLUTIONS)
+
+
+@pytest.mark.parametrize(("name", "index"), largest())
+def test_largest_each_solved_and_proved_unique(benchmark: Any, name: str, index: int) -> None:
+    if not SHARED.exists():
+        pytest.skip(f"shared data not present: {SHARED}")
+    puzzle = kakuro.read_all(SHARED / name)[index]
+    benchmark.group = "kakuro: each puzzle of 30x30 and up, solve + prove unique"
+
+    def run() -> int:
+        boards = kakuro.solve(puzzle).take(2)
+        kakuro.verify(puzzle, boards[0])
+        return len(boards)
+
+    assert benchmark.pedantic(run, rounds=3, iterations=1) == 1
