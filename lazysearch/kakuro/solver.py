@@ -116,10 +116,10 @@ def solve(puzzle: Puzzle | str | os.PathLike[str]) -> Solutions[Filling]:
     >>> kakuro.solve(p).count()
     2
 
-    (1 2 over 2 1, and 2 1 over 1 2.)  ``puzzle`` is a :class:`Puzzle`, or a path or text that :func:`read` reads (it must
-    hold one puzzle).  The engine fills the cell with the fewest candidate digits first
-    (the digits both its runs still allow, from a table built once); a puzzle with no
-    solution gives an empty stream.
+    (1 2 over 2 1, and 2 1 over 1 2.)  ``puzzle`` is a :class:`Puzzle`, or a path or
+    text that :func:`read` reads (it must hold one puzzle).  The engine keeps every
+    run arc consistent and branches on the cell with the fewest digits left (see
+    docs/kakuro.md); a puzzle with no solution gives an empty stream.
 
     Raises
     ------
