@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable, Iterator
 from json import decoder as json_decoder
 from json import scanner as json_scanner
-from typing import Any
+from typing import Any, NamedTuple
 
 from .puzzle import Cell, KakuroError, KakuroParseError, Location, Puzzle
 
@@ -212,80 +212,60 @@ class _Grid:
         )
 
 
-Classifier = Callable[[_Grid, Cell, str], bool]
+class _Tokens(NamedTuple):
+    """What the cell tokens of one format mean: black tokens, a test for white ones, the
+    pattern of a clue (groups: down, across); a lone digit 1-9 is always a given."""
+
+    black: frozenset[str]
+    white: Callable[[str], bool]
+    clue: re.Pattern[str]
+    expected: str
+
+    def read(self, grid: _Grid, cell: Cell, token: str) -> bool:
+        """Record ``token`` at ``cell``; False when the format has no such token."""
+        if token in self.black:
+            return True
+        if self.white(token):
+            grid.white.append(cell)
+            return True
+        m = self.clue.fullmatch(token)
+        if m and token:  # an empty side is no clue; both empty is a black cell
+            grid.clue(cell, m.group(1), m.group(2))
+            return True
+        if len(token) == 1 and token in "123456789":
+            grid.given(cell, int(token))
+            return True
+        return False
 
 
-def _slash_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    """``\\`` black, ``down\\across`` clue: shared by grid, pipe and csv."""
-    m = _CLUE_SLASH.fullmatch(token)
-    if m:
-        grid.clue(cell, m.group(1), m.group(2))
-        return True
-    return _digit_cell(grid, cell, token)
-
-
-def _digit_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if len(token) == 1 and token in "123456789":
-        grid.given(cell, int(token))
-        return True
-    return False
-
-
-def _grid_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if token.strip("_") == "":
-        grid.white.append(cell)
-        return True
-    return _slash_cell(grid, cell, token)
-
-
-def _pipe_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if token in ("-", ""):
-        grid.white.append(cell)
-        return True
-    if token.lower() == "x":
-        return True
-    return _slash_cell(grid, cell, token)
-
-
-def _csv_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if token == "":
-        grid.white.append(cell)
-        return True
-    return _slash_cell(grid, cell, token)
-
-
-def _janko_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if token == "-":
-        return True
-    if token == "0":
-        grid.white.append(cell)
-        return True
-    m = _CLUE_COMMA.fullmatch(token)
-    if m:
-        grid.clue(cell, m.group(1), m.group(2))
-        return True
-    return _digit_cell(grid, cell, token)
-
-
-def _prop_cell(grid: _Grid, cell: Cell, token: str) -> bool:
-    if token == "*":
-        return True
-    if token == "?":
-        grid.white.append(cell)
-        return True
-    m = _CLUE_PROP.fullmatch(token)
-    if m and token:
-        grid.clue(cell, m.group(1), m.group(2))
-        return True
-    return _digit_cell(grid, cell, token)
-
-
-_EXPECTED = {
-    "grid": "'\\', 'down\\across', '_' or a digit",
-    "pipe": "'x', '-', 'down\\across' or a digit",
-    "csv": "'\\', 'down\\across', an empty field or a digit",
-    "janko": "'-', '0', 'down,across' or a digit",
-    "prop": "'*', '?', 'C<down>', 'F<across>', 'C<down>F<across>' or a digit",
+_TOKENS = {
+    "grid": _Tokens(
+        frozenset(),
+        lambda t: bool(t) and not t.strip("_"),
+        _CLUE_SLASH,
+        "'\\', 'down\\across', '_' or a digit",
+    ),
+    "pipe": _Tokens(
+        frozenset("xX"),
+        lambda t: t in ("-", ""),
+        _CLUE_SLASH,
+        "'x', '-', 'down\\across' or a digit",
+    ),
+    "csv": _Tokens(
+        frozenset(),
+        lambda t: t == "",
+        _CLUE_SLASH,
+        "'\\', 'down\\across', an empty field or a digit",
+    ),
+    "janko": _Tokens(
+        frozenset("-"), lambda t: t == "0", _CLUE_COMMA, "'-', '0', 'down,across' or a digit"
+    ),
+    "prop": _Tokens(
+        frozenset("*"),
+        lambda t: t == "?",
+        _CLUE_PROP,
+        "'*', '?', 'C<down>', 'F<across>', 'C<down>F<across>' or a digit",
+    ),
 }
 
 
@@ -307,11 +287,11 @@ def _split(line: str, sep: str | None) -> Iterator[tuple[int, str]]:
 def _read_rows(
     grid: _Grid,
     rows: list[tuple[int, str]],
-    classify: Classifier,
     sep: str | None,
     cols: int | None = None,
 ) -> tuple[int, int]:
     """Feed numbered text rows into ``grid``; returns the grid's (rows, cols)."""
+    tokens = _TOKENS[grid.fmt]
     for r, (line_no, line) in enumerate(rows):
         fields = list(_split(line, sep))
         if sep == "|":  # the bars open and close each row
@@ -332,10 +312,8 @@ def _read_rows(
             )
         for c, (column, token) in enumerate(fields):
             grid.at((r, c), line_no, column)
-            if not classify(grid, (r, c), token):
-                raise grid.fail(
-                    f"cell token {token!r} is not {_EXPECTED[grid.fmt]}", line_no, column
-                )
+            if not tokens.read(grid, (r, c), token):
+                raise grid.fail(f"cell token {token!r} is not {tokens.expected}", line_no, column)
     return len(rows), cols or 0
 
 
@@ -352,31 +330,18 @@ def _no_rows(source: str, fmt: str) -> KakuroParseError:
     return KakuroParseError(f"no grid rows (read as {fmt})", source=source, line=1, column=1)
 
 
-def _read_grid(text: str, source: str) -> list[Puzzle]:
-    rows = _content_lines(text, comments=True)
+def _read_plain(fmt: str, text: str, source: str) -> list[Puzzle]:
+    """The formats that are just rows of cells: ``grid``, ``pipe`` and ``csv``."""
+    rows = _content_lines(text, comments=fmt != "csv")
+    if fmt == "pipe":
+        rows = [(i, line) for i, line in rows if "|" in line]
     if not rows:
-        raise _no_rows(source, "grid")
-    grid = _Grid(source, "grid")
-    size = _read_rows(grid, rows, _grid_cell, None)
-    return [grid.puzzle(*size)]
-
-
-def _read_pipe(text: str, source: str) -> list[Puzzle]:
-    rows = [(i, line) for i, line in _content_lines(text, comments=True) if "|" in line]
-    if not rows:
-        raise _no_rows(source, "pipe")
-    grid = _Grid(source, "pipe")
-    size = _read_rows(grid, rows, _pipe_cell, "|")
-    return [grid.puzzle(*size)]
-
-
-def _read_csv(text: str, source: str) -> list[Puzzle]:
-    rows = _content_lines(text)
-    if not rows:
-        raise _no_rows(source, "csv")
-    sep = "\t" if any("\t" in line for _, line in rows) else ","
-    grid = _Grid(source, "csv")
-    size = _read_rows(grid, rows, _csv_cell, sep)
+        raise _no_rows(source, fmt)
+    sep = {"grid": None, "pipe": "|"}.get(fmt)
+    if fmt == "csv":
+        sep = "\t" if any("\t" in line for _, line in rows) else ","
+    grid = _Grid(source, fmt)
+    size = _read_rows(grid, rows, sep)
     return [grid.puzzle(*size)]
 
 
@@ -398,7 +363,7 @@ def _read_janko(text: str, source: str, name: str = "") -> list[Puzzle]:
     grid = _Grid(source, "janko")
     rows = _content_lines(text)
     _, n_cols = _header(grid, rows, r"(\d+)\s+(\d+)")
-    size = _read_rows(grid, rows[1:], _janko_cell, None, n_cols)
+    size = _read_rows(grid, rows[1:], None, n_cols)
     return [grid.puzzle(*size, name=name)]
 
 
@@ -406,7 +371,7 @@ def _read_prop(text: str, source: str) -> list[Puzzle]:
     grid = _Grid(source, "prop")
     rows = _content_lines(text)
     _, n_cols = _header(grid, rows, r"(\d+)\s*,\s*(\d+)\s*,?")
-    size = _read_rows(grid, rows[1:], _prop_cell, ",", n_cols)
+    size = _read_rows(grid, rows[1:], ",", n_cols)
     return [grid.puzzle(*size)]
 
 
@@ -711,9 +676,9 @@ def _read_janko_json(text: str, source: str) -> list[Puzzle]:
 
 
 _READERS: dict[str, Callable[[str, str], list[Puzzle]]] = {
-    "grid": _read_grid,
-    "pipe": _read_pipe,
-    "csv": _read_csv,
+    "grid": lambda text, source: _read_plain("grid", text, source),
+    "pipe": lambda text, source: _read_plain("pipe", text, source),
+    "csv": lambda text, source: _read_plain("csv", text, source),
     "janko": _read_janko,
     "prop": _read_prop,
     "algospot": _read_algospot,
