@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from .errors import LazysearchError
@@ -82,6 +82,36 @@ def _add_run_options(
         "--workers", type=_positive, metavar="N", help="with --count: count in N processes"
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no statistics on stderr")
+    long = p.add_argument_group("long runs")
+    long.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="a progress bar on stderr (default: on when stderr is a terminal)",
+    )
+    long.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print Knuth's estimate of the tree size and solution count, without searching",
+    )
+    long.add_argument(
+        "--samples", type=_positive, default=1000, metavar="N", help="probes for --estimate"
+    )
+    long.add_argument("--seed", type=int, metavar="S", help="random seed for --estimate")
+    long.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="write the search's position to FILE every few seconds and on Ctrl-C/SIGTERM",
+    )
+    long.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds between checkpoints (default 5)",
+    )
+    long.add_argument(
+        "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,37 +223,86 @@ def _read_source(name: str) -> tuple[str, str]:
         raise CliError(f"cannot read {name}: not UTF-8 text (byte {exc.start})") from None
 
 
+def _single_search(args: argparse.Namespace, searches: int, what: str) -> None:
+    """--checkpoint, --resume and --estimate follow one search."""
+    for flag in ("checkpoint", "resume"):
+        if getattr(args, flag, None) and searches != 1:
+            raise CliError(f"--{flag} follows one search, and {what}")
+
+
 def _run(
     args: argparse.Namespace,
     stream: Any,
     show: Callable[[int, Any], str],
     out: TextIO,
 ) -> int:
-    """Count or print the solutions of ``stream`` as the options ask."""
+    """Count or print the solutions of ``stream`` as the options ask: with a progress
+    bar, checkpoints and resumption when asked."""
+    from . import longrun
+
     started = time.perf_counter()
-    if args.count:
-        if args.limit is not None:
-            found = stream.slice(args.limit).count()
-        elif args.workers:
-            found = stream.count(workers=args.workers)
-        else:
-            found = stream.count()
-        print(found, file=out)
-    else:
-        found = 0
-        solutions: Iterator[Any] = (
-            iter(stream) if args.limit is None else iter(stream.slice(args.limit))
+    if args.estimate:
+        est = stream.estimate(samples=args.samples, seed=args.seed)
+        print(
+            f"estimate from {est.samples} probes: {est.nodes:.4g} nodes "
+            f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} solutions "
+            f"(+- {est.solutions_stderr:.2g})",
+            file=out,
         )
-        for solution in solutions:
-            found += 1
-            if found % args.every == 0:
-                out.write(show(found, solution))
-                out.flush()
+        return EXIT_OK
+    mode = "count" if args.count else "list"
+    if args.checkpoint and args.workers:
+        raise CliError("--checkpoint follows one process; leave out --workers")
+    if args.checkpoint and args.checkpoint != args.resume:
+        longrun.check_writable(args.checkpoint)
+    runner = longrun.Runner(
+        args.checkpoint,
+        command=args.command,
+        mode=mode,
+        every=args.checkpoint_every,
+        progress=sys.stderr.isatty() if args.progress is None else args.progress,
+    )
+    if args.resume:
+        try:
+            record = longrun.load(args.resume, command=args.command, mode=mode)
+        except OSError as exc:
+            raise CliError(f"cannot read {args.resume}: {exc.strerror or exc}") from None
+        stream = stream.resume(record["search"])
+        runner.found = record["found"]
+    search = stream.search
+    search.on_chunk = runner.tick
+    try:
+        with runner.active(search):
+            if args.count and args.limit is None and args.workers:
+                runner.found += stream.count(workers=args.workers)
+            elif args.count and args.limit is None:
+                runner.found += search.count(callback=runner.tick)
+            else:
+                left = None if args.limit is None else max(0, args.limit - runner.found)
+                for solution in stream if left is None else stream.slice(left):
+                    runner.found += 1
+                    if not args.count and runner.found % args.every == 0:
+                        out.write(show(runner.found, solution))
+                        out.flush()
+                    runner.tick(search)
+            runner.checkpoint(search)
+    except longrun.Stop:
+        print(
+            f"lazysearch {args.command}: stopped after {runner.found} solutions; "
+            f"go on with --resume {args.checkpoint}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    if args.count:
+        print(runner.found, file=out)
     if not args.quiet:
         stats = stream.stats
         elapsed = time.perf_counter() - started
-        plural = "" if found == 1 else "s"
-        print(f"{found} solution{plural}, {stats.nodes} nodes, {elapsed:.3f} s", file=sys.stderr)
+        plural = "" if runner.found == 1 else "s"
+        print(
+            f"{runner.found} solution{plural}, {stats.nodes} nodes, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -333,7 +412,8 @@ def _cmd_knights(args: argparse.Namespace) -> int:
             elapsed = time.perf_counter() - started
             print(f"1 {kind} tour of {rows}x{cols}, {elapsed:.3f} s", file=sys.stderr)
         return EXIT_OK
-    if args.count and args.limit is None:
+    if args.count and args.limit is None and not args.estimate:
+        _single_search(args, 2, "counting tours by symmetry runs several")
         if args.closed and not args.directed:
             what = "closed tours, each cycle once"
             found = kt.count_closed(rows, cols, workers=args.workers)
@@ -359,6 +439,7 @@ def _cmd_sudoku(args: argparse.Namespace) -> int:
     puzzles = sudoku.numbered_lines(text, source=source)
     if args.format == "svg" and len(puzzles) != 1 and not args.count:
         raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
+    _single_search(args, len(puzzles), f"{source} has {len(puzzles)} puzzles")
     for number, (line, puzzle) in enumerate(puzzles, start=1):
         label = f"puzzle {number}, " if len(puzzles) > 1 else ""
         try:
@@ -396,6 +477,7 @@ def _cmd_kakuro(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.format == "svg" and len(puzzles) != 1 and not args.count:
         raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
+    _single_search(args, len(puzzles), f"{source} has {len(puzzles)} puzzles")
     for puzzle in puzzles:
         label = f"{puzzle.name}, " if len(puzzles) > 1 else ""
 
@@ -406,7 +488,7 @@ def _cmd_kakuro(args: argparse.Namespace) -> int:
                 return _json_line(n, board, puzzle=board.puzzle.name, grid=board.grid())
             return f"{label}solution {n}:\n{board}\n"
 
-        if args.count and len(puzzles) > 1:
+        if args.count and len(puzzles) > 1 and not args.estimate:
             found = kakuro.solve(puzzle).count()
             print(f"{puzzle.name} {found}")
         else:

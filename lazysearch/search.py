@@ -137,6 +137,10 @@ class Search:
         self._prefix: tuple[int, ...] = tuple(int(k) for k in prefix)
         self._engine = self._fresh_engine(self._prefix)
         self._progress = 0.0
+        #: Called with this search every few milliseconds of work between solutions,
+        #: at a point where the position is consistent (for progress bars, periodic
+        #: checkpoints, and stopping cleanly by raising an exception).
+        self.on_chunk: Callable[[Search], object] | None = None
 
     def _fresh_engine(self, prefix: tuple[int, ...]) -> Engine:
         engine = self.problem.engine()
@@ -157,6 +161,8 @@ class Search:
         while engine.state != DONE:
             if engine.run(1, CHUNK):
                 return engine.solution()
+            if self.on_chunk is not None and engine.state != DONE:
+                self.on_chunk(self)
         raise StopIteration
 
     def count(self, callback: Callable[[Search], object] | None = None) -> int:

@@ -1,0 +1,219 @@
+"""Long runs: checkpoint files written atomically, a clean stop on Ctrl-C or SIGTERM, and
+a progress bar, for any search.
+
+A *run file* wraps a search checkpoint (:meth:`lazysearch.Search.checkpoint`) with what
+the command line needs to go on exactly where it stopped: the command, whether it was
+counting or listing, and how many solutions it had handled.
+
+>>> import json, os, tempfile
+>>> from lazysearch import queens
+>>> stream = queens(6)
+>>> _ = stream.take(1)
+>>> path = os.path.join(tempfile.mkdtemp(), "run.json")
+>>> save(path, run_record(stream.search, command="queens", mode="list", found=1))
+>>> record = load(path, command="queens", mode="list")
+>>> record["found"], queens(6).resume(record["search"]).take(5)
+(1, [(2, 5, 1, 4, 0, 3), (3, 0, 4, 1, 5, 2), (1, 3, 5, 0, 2, 4)])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+from .errors import CheckpointError
+from .search import Search
+
+RUN_FORMAT = "lazysearch-run"
+RUN_VERSION = 1
+#: Seconds between checkpoints written while a search runs.
+DEFAULT_EVERY = 5.0
+
+
+class Stop(Exception):
+    """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written."""
+
+
+def run_record(search: Search, *, command: str, mode: str, found: int) -> dict[str, Any]:
+    """What a run file holds: the search's checkpoint and the command's own state."""
+    return {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "command": command,
+        "mode": mode,
+        "found": found,
+        "search": search.checkpoint(),
+    }
+
+
+def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
+    """Write ``record`` to ``path`` atomically: a temporary file beside it, flushed to
+    disk, then renamed over it, so a crash leaves the old file or the new, never a torn
+    one."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".lazysearch-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, separators=(",", ":"))
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, Any]:
+    """Read and check a run file written for ``command`` in ``mode`` ("count"/"list").
+
+    Raises
+    ------
+    CheckpointError
+        If the file is not valid JSON (naming line and column), not a run file, of
+        another version, or written by another command or mode.
+    OSError
+        If it cannot be read.
+    """
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(
+            f"{path}:{exc.lineno}:{exc.colno}: not a lazysearch run file ({exc.msg})"
+        ) from None
+    if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
+        raise CheckpointError(f"{path}: not a lazysearch run file")
+    if record.get("version") != RUN_VERSION:
+        raise CheckpointError(
+            f"{path}: run file version {record.get('version')!r} is not {RUN_VERSION}, "
+            "the version this lazysearch reads"
+        )
+    if record.get("command") != command:
+        raise CheckpointError(
+            f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
+        )
+    if record.get("mode") != mode:
+        raise CheckpointError(
+            f"{path}: written by a run that was {_doing(record.get('mode'))}, "
+            f"and this one is {_doing(mode)}"
+        )
+    found = record.get("found")
+    if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
+        raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
+    return record
+
+
+def _doing(mode: object) -> str:
+    return {"count": "counting", "list": "listing solutions"}.get(str(mode), repr(mode))
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse to overwrite a file that is not a lazysearch run file (a typo in a path
+    must not destroy the user's data)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        return
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = json.loads(handle.read() or "null")
+    except (OSError, ValueError):
+        head = None
+    if not isinstance(head, dict) or head.get("format") != RUN_FORMAT:
+        raise CheckpointError(f"{path} exists and is not a lazysearch run file; not overwriting")
+
+
+class Runner:
+    """Drives one search: writes checkpoints every ``every`` seconds and at a stop, shows
+    a progress bar, and turns Ctrl-C / SIGTERM into :class:`Stop` at a safe point.
+
+    Parameters
+    ----------
+    path:
+        The run file to write, or None for none (then Ctrl-C stops at once, as usual).
+    command, mode:
+        Recorded in the run file, checked when it is resumed.
+    progress:
+        Show a tqdm bar on standard error.
+    """
+
+    def __init__(
+        self,
+        path: str | None,
+        *,
+        command: str,
+        mode: str,
+        every: float = DEFAULT_EVERY,
+        progress: bool = False,
+    ) -> None:
+        self.path = path
+        self.command = command
+        self.mode = mode
+        self.every = every
+        self.progress = progress
+        self.found = 0
+        self.stop_requested = False
+        self._last = time.monotonic()
+        self._bar: Any = None
+
+    def checkpoint(self, search: Search) -> None:
+        if self.path is not None:
+            record = run_record(search, command=self.command, mode=self.mode, found=self.found)
+            save(self.path, record)
+        self._last = time.monotonic()
+
+    def tick(self, search: Search) -> None:
+        """Called at safe points: update the bar, checkpoint when due, stop if asked."""
+        if self.mode == "count":  # the engine's counter is the running total
+            self.found = search.stats.solutions
+        if self._bar is not None:
+            self._bar.n = search.progress()
+            self._bar.set_postfix_str(f"{self.found} found", refresh=False)
+            self._bar.update(0)
+        if self.path is None:
+            return
+        if self.stop_requested:
+            self.checkpoint(search)
+            raise Stop
+        if time.monotonic() - self._last >= self.every:
+            self.checkpoint(search)
+
+    def _request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_requested = True
+
+    @contextlib.contextmanager
+    def active(self, search: Search) -> Iterator[None]:
+        """While the search runs: signal handlers (with a run file) and the bar."""
+        handlers: dict[signal.Signals, Any] = {}
+        if self.path is not None:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                handlers[sig] = signal.signal(sig, self._request_stop)
+        if self.progress:
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=1.0,
+                unit="",
+                bar_format="{desc}{percentage:5.1f}% |{bar}| [{elapsed}<{remaining}{postfix}]",
+                desc=f"lazysearch {self.command}: ",
+                leave=False,
+            )
+        try:
+            yield
+        finally:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
