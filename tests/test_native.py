@@ -17,3 +17,20 @@ def test_engine_source_runs_without_cython(monkeypatch: pytest.MonkeyPatch) -> N
     p = queens_problem(6).problem
     engine = dlx.DLXEngine(p.primary, p.secondary, p.option_items, p.option_colors)
     assert engine.run(0, 0) == 4
+
+
+def test_every_subpackage_is_installed() -> None:
+    """pyproject.toml lists its packages by hand: a new folder must be added there, or a
+    non-editable install leaves it out."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    listed = set(
+        tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(p.parent.relative_to(root).parts)
+        for p in (root / "lazysearch").rglob("__init__.py")
+    }
+    assert found == listed
