@@ -7,10 +7,11 @@ in one line on standard error with a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
 from .errors import LazysearchError
@@ -111,6 +112,11 @@ def _add_run_options(
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
+    )
+    long.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --count: count on the Dask cluster at ADDRESS (pip install 'lazysearch[dask]')",
     )
 
 
@@ -223,6 +229,33 @@ def _read_source(name: str) -> tuple[str, str]:
         raise CliError(f"cannot read {name}: not UTF-8 text (byte {exc.start})") from None
 
 
+@contextlib.contextmanager
+def _parallel(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    """The keyword arguments for a parallel count: ``workers``, or a Dask cluster's
+    executor (and its number of workers) for ``--scheduler``."""
+    address = getattr(args, "scheduler", None)
+    if not address:
+        yield {"workers": args.workers} if args.workers else {}
+        return
+    if not args.count:
+        raise CliError("--scheduler counts on a cluster: add --count")
+    import importlib
+
+    try:
+        distributed = importlib.import_module("distributed")  # untyped: reached as Any
+    except ImportError:
+        raise CliError("--scheduler needs Dask: pip install 'lazysearch[dask]'") from None
+    try:
+        client = distributed.Client(address, timeout=5)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CliError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        workers = len(client.scheduler_info().get("workers", {})) or 1
+        yield {"workers": args.workers or workers, "executor": client.get_executor()}
+    finally:
+        client.close()
+
+
 def _single_search(args: argparse.Namespace, searches: int, what: str) -> None:
     """--checkpoint, --resume and --estimate follow one search."""
     for flag in ("checkpoint", "resume"):
@@ -251,8 +284,10 @@ def _run(
         )
         return EXIT_OK
     mode = "count" if args.count else "list"
-    if args.checkpoint and args.workers:
-        raise CliError("--checkpoint follows one process; leave out --workers")
+    if args.scheduler and not args.count:
+        raise CliError("--scheduler counts on a cluster: add --count")
+    if args.checkpoint and (args.workers or args.scheduler):
+        raise CliError("--checkpoint follows one process; leave out --workers and --scheduler")
     if args.checkpoint and args.checkpoint != args.resume:
         longrun.check_writable(args.checkpoint)
     runner = longrun.Runner(
@@ -273,8 +308,9 @@ def _run(
     search.on_chunk = runner.tick
     try:
         with runner.active(search):
-            if args.count and args.limit is None and args.workers:
-                runner.found += stream.count(workers=args.workers)
+            if args.count and args.limit is None and (args.workers or args.scheduler):
+                with _parallel(args) as parallel:
+                    runner.found += stream.count(**parallel)
             elif args.count and args.limit is None:
                 runner.found += search.count(callback=runner.tick)
             else:
@@ -414,14 +450,13 @@ def _cmd_knights(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.count and args.limit is None and not args.estimate:
         _single_search(args, 2, "counting tours by symmetry runs several")
-        if args.closed and not args.directed:
-            what = "closed tours, each cycle once"
-            found = kt.count_closed(rows, cols, workers=args.workers)
-        else:
-            what = "directed tours"
-            found = kt.count_tours(
-                rows, cols, start=args.start, closed=args.closed, workers=args.workers
-            )
+        with _parallel(args) as parallel:
+            if args.closed and not args.directed:
+                what = "closed tours, each cycle once"
+                found = kt.count_closed(rows, cols, **parallel)
+            else:
+                what = "directed tours"
+                found = kt.count_tours(rows, cols, start=args.start, closed=args.closed, **parallel)
         print(found)
         if not args.quiet:
             elapsed = time.perf_counter() - started
