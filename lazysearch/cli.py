@@ -80,7 +80,10 @@ def _add_run_options(
     )
     p.add_argument("--format", choices=formats, default="text", help="how to print solutions")
     p.add_argument(
-        "--workers", type=_positive, metavar="N", help="with --count: count in N processes"
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="search in N processes (solutions are listed in the same order)",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no statistics on stderr")
     long = p.add_argument_group("long runs")
@@ -315,7 +318,9 @@ def _run(
                 runner.found += search.count(callback=runner.tick)
             else:
                 left = None if args.limit is None else max(0, args.limit - runner.found)
-                for solution in stream if left is None else stream.slice(left):
+                chosen = stream if left is None else stream.slice(left)
+                solutions = chosen.parallel(workers=args.workers) if args.workers else chosen
+                for solution in solutions:
                     runner.found += 1
                     if not args.count and runner.found % args.every == 0:
                         out.write(show(runner.found, solution))

@@ -8,11 +8,13 @@ problem (plain, picklable data) and a position, and rebuilds its own engine.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TYPE_CHECKING
+import random
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from .search import DONE, ENTER, Search
+from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
     from .search import Problem
@@ -21,6 +23,12 @@ if TYPE_CHECKING:
 TASKS_PER_WORKER = 8
 #: Never split deeper than this when choosing the depth automatically.
 MAX_DEPTH = 12
+#: Random probes per subtree when looking for subtrees worth splitting further.
+PROBES = 12
+#: A subtree estimated at more than this many times the average is split one level more.
+TOO_BIG = 4.0
+
+Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
 def count_task(
@@ -48,9 +56,7 @@ def split_depth(search: Search, tasks: int) -> int:
     return MAX_DEPTH
 
 
-def remaining_tasks(
-    search: Search, depth: int
-) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+def remaining_tasks(search: Search, depth: int) -> list[Task]:
     """(prefix, position, state) for every subtree at ``depth`` that still has work.
 
     A subtree wholly ahead of the search's position is counted from its root; the one
@@ -68,6 +74,44 @@ def remaining_tasks(
         elif prefix > here:
             tasks.append((prefix, prefix, ENTER))
     return tasks
+
+
+def refine(search: Search, tasks: list[Task], probes: int = PROBES) -> list[Task]:
+    """Split, one level further, the subtrees that Knuth's estimate says are much bigger
+    than the rest (more than :data:`TOO_BIG` times the average), keeping the order.
+
+    Only subtrees not yet started are split; a few random probes each, on one engine.
+    """
+    fresh = [i for i, (prefix, position, state) in enumerate(tasks) if position == prefix]
+    if len(fresh) < 2:
+        return tasks
+    engine = search.problem.engine()
+    rng = random.Random(0)
+    sizes = {}
+    for i in fresh:
+        prefix = tasks[i][0]
+        sizes[i] = sum(probe(engine, prefix, rng)[0] for _ in range(probes)) / probes
+    average = sum(sizes.values()) / len(sizes)
+    out: list[Task] = []
+    for i, task in enumerate(tasks):
+        if i in sizes and sizes[i] > TOO_BIG * average:
+            children = search.subtree(task[0]).subtrees(1)
+            out.extend((child, child, ENTER) for child in children)
+        else:
+            out.append(task)
+    return out
+
+
+def _plan(
+    search: Search, workers: int | None, executor: Executor | None, depth: int | None
+) -> tuple[int, list[Task]]:
+    if workers is not None and workers < 1:
+        raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+    n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+    if depth is None:
+        depth = split_depth(search, TASKS_PER_WORKER * n_workers)
+        return n_workers, refine(search, remaining_tasks(search, depth))
+    return n_workers, remaining_tasks(search, depth)
 
 
 def count(
@@ -88,14 +132,11 @@ def count(
         Any ``concurrent.futures.Executor``; it is not shut down afterwards.
     depth:
         Split at this depth; by default the smallest depth giving about
-        ``TASKS_PER_WORKER`` subtrees per worker.
+        :data:`TASKS_PER_WORKER` subtrees per worker, and then the subtrees that a few
+        random probes estimate much bigger than the rest split one level more
+        (:func:`refine`).
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"count() needs workers >= 1, got {workers}")
-    n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
-    if depth is None:
-        depth = split_depth(search, TASKS_PER_WORKER * n_workers)
-    tasks = remaining_tasks(search, depth)
+    n_workers, tasks = _plan(search, workers, executor, depth)
     own = executor is None
     pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
     try:
@@ -107,3 +148,55 @@ def count(
     total = sum(found for found, _ in results)
     search._finish(total, sum(nodes for _, nodes in results))
     return total
+
+
+def solutions_task(
+    problem: Problem, prefix: Sequence[int], position: Sequence[int], state: int
+) -> tuple[list[tuple[Any, ...]], int]:
+    """The raw solutions of the subtree at ``prefix`` not yet passed at ``position``, and
+    the number of nodes entered to find them."""
+    search = Search(problem, prefix)
+    if tuple(position) != tuple(prefix) or state != ENTER:
+        search._restore(position, state)
+    found = list(search)
+    return found, search.stats.nodes
+
+
+def iterate(
+    search: Search,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    depth: int | None = None,
+) -> Iterator[tuple[Any, ...]]:
+    """The raw solutions ``search`` has left, found in parallel and yielded in the order a
+    plain walk would yield them (subtree after subtree, each in its own order).
+
+    At most two tasks per worker are in flight beyond the one being read, so a consumer
+    that stops early leaves little work behind.  Reading to the end marks the search
+    done; stopping early leaves it where it was (use a fresh stream afterwards).
+    """
+    n_workers, tasks = _plan(search, workers, executor, depth)
+    own = executor is None
+    pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
+    window = 2 * n_workers + 1
+    pending: deque[Future[tuple[list[tuple[Any, ...]], int]]] = deque()
+    queue = iter(tasks)
+    found = nodes = 0
+    try:
+        for prefix, position, state in queue:
+            pending.append(pool.submit(solutions_task, search.problem, prefix, position, state))
+            if len(pending) >= window:
+                break
+        while pending:
+            solutions, spent = pending.popleft().result()
+            for prefix, position, state in queue:
+                pending.append(pool.submit(solutions_task, search.problem, prefix, position, state))
+                break
+            found += len(solutions)
+            nodes += spent
+            yield from solutions
+        search._finish(found, nodes)
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)

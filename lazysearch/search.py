@@ -340,21 +340,7 @@ class Search:
         node_estimates: list[int] = []
         solution_estimates: list[int] = []
         for _ in range(samples):
-            engine.restart()
-            engine.replay(list(self._prefix))
-            weight = 1
-            nodes = 1
-            solutions = 0
-            while True:
-                b = engine.branching()
-                if b < 0:
-                    solutions = weight
-                    break
-                if b == 0:
-                    break
-                weight *= b
-                nodes += weight
-                engine.replay([rng.randrange(b)])
+            nodes, solutions = probe(engine, self._prefix, rng)
             node_estimates.append(nodes)
             solution_estimates.append(solutions)
         n_mean, n_err = _mean_and_stderr(node_estimates)
@@ -367,6 +353,24 @@ class Search:
         self._engine.solutions += solutions
         self._engine.nodes += nodes
         self._engine.state = DONE
+
+
+def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:
+    """One random probe from node ``prefix`` down to a leaf: Knuth's estimates of the
+    number of nodes and of solutions below it (products of the branching degrees)."""
+    engine.restart()
+    engine.replay(list(prefix))
+    weight = 1
+    nodes = 1
+    while True:
+        b = engine.branching()
+        if b < 0:
+            return nodes, weight
+        if b == 0:
+            return nodes, 0
+        weight *= b
+        nodes += weight
+        engine.replay([rng.randrange(b)])
 
 
 def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:

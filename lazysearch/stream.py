@@ -83,8 +83,8 @@ class Solutions(Generic[T]):
             self._iterator = self._build()
         return next(self._iterator)
 
-    def _build(self) -> Iterator[T]:
-        it: Iterator[Any] = self._search
+    def _build(self, raw: Iterator[tuple[Any, ...]] | None = None) -> Iterator[T]:
+        it: Iterator[Any] = self._search if raw is None else raw
         if self._decode is not None:
             it = map(self._decode, it)
         for kind, arg in self._steps:
@@ -178,6 +178,23 @@ class Solutions(Generic[T]):
             return self._search.count()
         n: int = _more_itertools().ilen(self)
         return n
+
+    def parallel(self, workers: int | None = None, executor: Executor | None = None) -> Iterator[T]:
+        """The solutions left, found by ``workers`` processes (or any ``executor``) and
+        yielded in the same order as plain iteration; consumes the stream.
+
+        >>> from lazysearch import queens
+        >>> list(queens(6).parallel(workers=2)) == list(queens(6))
+        True
+
+        The tree is split into subtrees as for ``count(workers=...)``; each worker walks
+        whole subtrees and sends their solutions back, and they are yielded subtree by
+        subtree, in order, with this stream's ``filter``/``map``/``slice`` steps applied
+        here.  A few subtrees are worked on ahead of the one being read.
+        """
+        from .parallel import iterate
+
+        return self._build(iterate(self._search, workers=workers, executor=executor))
 
     # -- combinators -----------------------------------------------------------------
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
-from lazysearch import langford, queens
+from lazysearch import kakuro, knights, langford, parallel, queens
+from lazysearch.cli import main
 from lazysearch.parallel import count, remaining_tasks
 
 
@@ -40,3 +42,53 @@ def test_remaining_tasks_at_any_depth_cover_the_rest(depth: int) -> None:
 def test_workers_must_be_positive() -> None:
     with pytest.raises(ValueError, match="workers >= 1"):
         queens(5).count(workers=0)
+
+
+# -- enumeration in parallel ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: queens(8),
+        lambda: knights.tours(5, start=(0, 0)),
+        lambda: langford(7),
+        lambda: kakuro.solve("\\   12\\  15\\  18\\\n\\6 _ _ _\n\\15 _ _ _\n\\24 _ _ _\n"),
+    ],
+    ids=["queens", "knights", "langford", "kakuro"],
+)
+def test_parallel_enumeration_keeps_the_plain_order(make: Any) -> None:
+    assert list(make().parallel(workers=2)) == list(make())
+
+
+def test_parallel_enumeration_applies_steps_and_goes_on_from_the_position() -> None:
+    def steps(s: Any) -> Any:
+        return s.filter(lambda q: q[0] % 2 == 0).map(lambda q: q[::-1]).slice(2, 30, 3)
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(steps(queens(8)).parallel(executor=pool)) == list(steps(queens(8)))
+    stream = queens(8)
+    head = stream.take(7)
+    assert head + list(stream.parallel(workers=2)) == list(queens(8))
+    assert stream.stats.solutions == 92
+
+
+def test_refine_splits_big_subtrees_and_keeps_every_solution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    search = knights.tours(6, start=(0, 0), closed=True).search
+    tasks = parallel.remaining_tasks(search, 2)
+    monkeypatch.setattr(parallel, "TOO_BIG", 1.0)  # split everything above the average
+    refined = parallel.refine(search, tasks)
+    assert len(refined) > len(tasks)
+    prefixes = [t[0] for t in refined]
+    assert prefixes == sorted(prefixes)  # still in the walk's order
+    total = sum(search.subtree(p).count() for p in prefixes)
+    assert total == knights.tours(6, start=(0, 0), closed=True).count() == 19724
+
+
+def test_cli_lists_in_parallel_in_the_same_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["queens", "7", "-q"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["queens", "7", "-q", "--workers", "2"]) == 0
+    assert capsys.readouterr().out == plain
