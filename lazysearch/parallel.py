@@ -27,6 +27,9 @@ MAX_DEPTH = 12
 PROBES = 12
 #: A subtree estimated at more than this many times the average is split one level more.
 TOO_BIG = 4.0
+#: Trees estimated below this many nodes (well under a second of work) are not refined:
+#: the probes would cost more than an uneven split.
+SMALL_TREE = 2_000_000
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -46,13 +49,13 @@ def count_task(
 
 
 def split_depth(search: Search, tasks: int) -> int:
-    """The smallest depth with at least ``tasks`` subtrees (or where the tree stops growing)."""
-    previous = -1
+    """The smallest depth with at least ``tasks`` subtrees, or where every node left is a
+    leaf (a level with a single forced choice is not the end of the tree)."""
     for depth in range(1, MAX_DEPTH + 1):
-        n = len(search.subtrees(depth))
-        if n >= tasks or n == previous:
+        found = search.subtrees(depth)
+        bottom = len(search.prefix) + depth
+        if len(found) >= tasks or all(len(p) < bottom for p in found):
             return depth
-        previous = n
     return MAX_DEPTH
 
 
@@ -81,12 +84,16 @@ def refine(search: Search, tasks: list[Task], probes: int = PROBES) -> list[Task
     than the rest (more than :data:`TOO_BIG` times the average), keeping the order.
 
     Only subtrees not yet started are split; a few random probes each, on one engine.
+    A tree estimated under :data:`SMALL_TREE` nodes is left as it is.
     """
     fresh = [i for i, (prefix, position, state) in enumerate(tasks) if position == prefix]
     if len(fresh) < 2:
         return tasks
     engine = search.problem.engine()
     rng = random.Random(0)
+    whole = sum(probe(engine, search.prefix, rng)[0] for _ in range(4 * probes)) / (4 * probes)
+    if whole < SMALL_TREE:
+        return tasks
     sizes = {}
     for i in fresh:
         prefix = tasks[i][0]

@@ -79,6 +79,7 @@ def test_refine_splits_big_subtrees_and_keeps_every_solution(
     search = knights.tours(6, start=(0, 0), closed=True).search
     tasks = parallel.remaining_tasks(search, 2)
     monkeypatch.setattr(parallel, "TOO_BIG", 1.0)  # split everything above the average
+    monkeypatch.setattr(parallel, "SMALL_TREE", 0)  # refine even this small tree
     refined = parallel.refine(search, tasks)
     assert len(refined) > len(tasks)
     prefixes = [t[0] for t in refined]
@@ -92,3 +93,14 @@ def test_cli_lists_in_parallel_in_the_same_order(capsys: pytest.CaptureFixture[s
     plain = capsys.readouterr().out
     assert main(["queens", "7", "-q", "--workers", "2"]) == 0
     assert capsys.readouterr().out == plain
+
+
+def test_split_goes_past_forced_levels() -> None:
+    # Closed tours from a corner with the second square forced: depths 1 and 2 have one
+    # node each, and the split must go deeper than that to give the workers work.
+    from lazysearch.search import Search
+
+    whole = Search(knights.KnightsProblem(6, 6, [0], True, second=8))
+    depth = parallel.split_depth(whole, 16)
+    assert len(whole.subtrees(depth)) >= 16
+    assert knights.count_closed(6, workers=2) == 9862
