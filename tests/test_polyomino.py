@@ -117,3 +117,77 @@ def test_distinct_needs_an_asymmetric_piece_and_free_pieces() -> None:
         tile(rectangle(2, 4), squares, distinct=True)
     with pytest.raises(ValueError, match="free to rotate and reflect"):
         tile(rectangle(3, 20), PENTOMINOES, distinct=True, reflect=False)
+
+
+# -- pieces with copies -------------------------------------------------------------------------
+
+
+def brute_force_tilings(
+    board: polyomino.Board,
+    shapes: dict[str, list[frozenset[tuple[int, int]]]],
+    counts: dict[str, int],
+) -> set[frozenset[tuple[str, frozenset[tuple[int, int]]]]]:
+    """Every tiling, as a set of (name, cells): fill the first empty cell in reading order
+    with every orientation of every piece that has copies left (so each tiling once)."""
+    found = set()
+    stack = [(frozenset(board.cells), dict(counts), frozenset())]
+    while stack:
+        empty, left, placed = stack.pop()
+        if not empty:
+            found.add(placed)
+            continue
+        r0, c0 = min(empty)
+        for name, orientations in shapes.items():
+            if not left[name]:
+                continue
+            for shape in orientations:
+                top = min(shape)  # the shape's first cell in reading order goes on (r0, c0)
+                cells = frozenset((r - top[0] + r0, c - top[1] + c0) for r, c in shape)
+                if cells <= empty:
+                    stack.append(
+                        (empty - cells, {**left, name: left[name] - 1}, placed | {(name, cells)})
+                    )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "expected"), [(2, 4, 5), (3, 4, 11), (4, 4, 36), (4, 5, 95), (3, 6, 41)]
+)
+def test_domino_tilings_with_copies(rows: int, cols: int, expected: int) -> None:
+    domino = polyomino.piece("D", "DD")
+    stream = polyomino.tile(
+        polyomino.rectangle(rows, cols), [domino], copies={"D": rows * cols // 2}
+    )
+    assert stream.count() == expected  # OEIS A004003 and its rectangles
+
+
+def test_copies_of_several_pieces_match_brute_force() -> None:
+    pieces = {
+        "L": polyomino.piece("L", "L.\nLL"),
+        "I": polyomino.piece("I", "III"),
+        "D": polyomino.piece("D", "DD"),
+    }
+    counts = {"L": 2, "I": 1, "D": 3}
+    board = polyomino.rectangle(3, 5)
+    shapes = {name: p.orientations() for name, p in pieces.items()}
+    expected = brute_force_tilings(board, shapes, counts)
+    found = set()
+    for tiling in polyomino.tile(board, pieces, copies=counts):
+        assert sorted(name for name, _ in tiling.pieces) == ["D", "D", "D", "I", "L", "L"]
+        covered = [cell for _, cells in tiling.pieces for cell in cells]
+        assert sorted(covered) == sorted(board.cells)
+        found.add(frozenset(tiling.pieces))
+    assert found == expected and len(expected) > 10
+
+
+def test_copies_errors() -> None:
+    domino = polyomino.piece("D", "DD")
+    board = polyomino.rectangle(2, 2)
+    with pytest.raises(ValueError, match="not among"):
+        polyomino.tile(board, [domino], copies={"X": 2})
+    with pytest.raises(ValueError, match=">= 0, got -1"):
+        polyomino.tile(board, [domino], copies={"D": -1})
+    with pytest.raises(ValueError, match="cover 6 cells but the board has 4"):
+        polyomino.tile(board, [domino], copies={"D": 3})
+    with pytest.raises(ValueError, match="distinct=True needs every piece used once"):
+        polyomino.tile(board, [domino], copies={"D": 2}, distinct=True)

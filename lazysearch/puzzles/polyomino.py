@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from ..exactcover.problem import ExactCover
 from ..stream import Solutions
@@ -251,20 +251,32 @@ def tiling_problem(
     rotate: bool = True,
     reflect: bool = True,
     distinct: bool = False,
+    copies: Mapping[str, int] | None = None,
 ) -> ExactCover:
-    """The exact cover of a tiling: items are the piece names and the board's cells;
-    an option is one placement of one piece (its name and the cells it covers).
+    """The exact cover of a tiling: items are the pieces (one per copy) and the board's
+    cells; an option is one placement of one copy of a piece.
 
-    Every cell must be covered and every piece used, so the pieces' areas must add up
-    to the board's.
+    Every cell must be covered and every copy used, so the pieces' areas (times their
+    copies) must add up to the board's.  Copies of one piece are told apart by the
+    order cut described in :func:`_copy_order`, so each tiling is found once.
     """
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
     names = [p.name for p in plist]
     if len(set(names)) != len(names):
         raise ValueError(f"piece names must differ, got {names}")
-    area = sum(len(p.cells) for p in plist)
+    counts = {name: 1 for name in names}
+    for name, k in (copies or {}).items():
+        if name not in counts:
+            raise ValueError(f"copies names piece {name!r}, which is not among {names}")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            raise ValueError(f"copies of {name!r} must be a whole number >= 0, got {k!r}")
+        counts[name] = k
+    plist = [p for p in plist if counts[p.name] > 0]
+    area = sum(len(p.cells) * counts[p.name] for p in plist)
     if area != len(board.cells):
         raise ValueError(f"the pieces cover {area} cells but the board has {len(board.cells)}")
+    if distinct and any(k > 1 for k in counts.values()):
+        raise ValueError("distinct=True needs every piece used once (copies > 1 given)")
     cells = sorted(board.cells)
     placements = {p.name: _placements(board, p, rotate, reflect) for p in plist}
     cuts: dict[str, list[list[object]]] = {}
@@ -272,11 +284,44 @@ def tiling_problem(
     if distinct:
         placements, cuts, secondary = _symmetry_cut(board, plist, placements, rotate, reflect)
     options: list[list[object]] = []
+    primary: list[object] = []
     for p in plist:
-        for k, placed in enumerate(placements[p.name]):
-            extra = cuts[p.name][k] if p.name in cuts else []
-            options.append([p.name, *placed, *extra])
-    return ExactCover(options, primary=[*names, *cells], secondary=secondary)
+        k = counts[p.name]
+        labels: list[object] = [p.name] if k == 1 else [(p.name, j) for j in range(1, k + 1)]
+        primary.extend(labels)
+        for j, label in enumerate(labels):
+            order, items = _copy_order(p.name, j, k, cells)
+            secondary.extend(items)
+            for i, placed in enumerate(placements[p.name]):
+                extra = cuts[p.name][i] if p.name in cuts else []
+                options.append([label, *placed, *extra, *order(placed)])
+    return ExactCover(options, primary=[*primary, *cells], secondary=secondary)
+
+
+def _copy_order(
+    name: str, j: int, k: int, cells: list[Cell]
+) -> tuple[Callable[[tuple[Cell, ...]], list[object]], list[object]]:
+    """The cut that makes copy ``j`` of ``k`` come before copy ``j + 1`` (its first cell
+    in reading order earlier on the board), so that swapping copies is not a new tiling.
+
+    Copy ``j`` at first cell ``a`` takes the secondary items ``(name, j, x)`` for every
+    cell ``x`` up to ``a``; copy ``j + 1`` at first cell ``b`` takes them for every ``x``
+    from ``b`` on.  The two clash exactly when ``b <= a``.  Returns a function giving a
+    placement's items for copy ``j``, and the items copy ``j`` introduces.
+    """
+    index = {cell: i for i, cell in enumerate(cells)}
+
+    def order(placed: tuple[Cell, ...]) -> list[object]:
+        a = min(index[c] for c in placed)
+        out: list[object] = []
+        if j + 1 < k:  # before the next copy
+            out += [("copy", name, j, x) for x in range(a + 1)]
+        if j > 0:  # after the previous copy
+            out += [("copy", name, j - 1, x) for x in range(a, len(cells))]
+        return out
+
+    items: list[object] = [("copy", name, j, x) for x in range(len(cells))] if j + 1 < k else []
+    return order, items
 
 
 def _symmetry_cut(
@@ -344,10 +389,11 @@ def tile(
     rotate: bool = True,
     reflect: bool = True,
     distinct: bool = False,
+    copies: Mapping[str, int] | None = None,
 ) -> Solutions[Tiling]:
-    """Every tiling of ``board`` by ``pieces``, each piece used once; with ``distinct``,
-    one tiling per class under the board's rotations and reflections (by a cut in the
-    search, not by filtering).
+    """Every tiling of ``board`` by ``pieces``, each piece used once (or ``copies[name]``
+    times); with ``distinct``, one tiling per class under the board's rotations and
+    reflections (by a cut in the search, not by filtering).
 
     >>> t = tile(rectangle(6, 10), PENTOMINOES).first()
     >>> print(t)
@@ -357,15 +403,25 @@ def tile(
     LUUUYZZZNV
     PPPYYYYZNV
     PPIIIIIVVV
+
+    Copies of a piece are interchangeable: swapping two of them is the same tiling, and
+    it is found once (36 ways to tile 4x4 with dominoes).
+
+    >>> domino = piece("D", "DD")
+    >>> tile(rectangle(4, 4), [domino], copies={"D": 8}).count()
+    36
     """
-    problem = tiling_problem(board, pieces, rotate=rotate, reflect=reflect, distinct=distinct)
+    problem = tiling_problem(
+        board, pieces, rotate=rotate, reflect=reflect, distinct=distinct, copies=copies
+    )
 
     def decode(solution: tuple[int, ...]) -> Tiling:
         placed: list[tuple[str, frozenset[Cell]]] = []
         for j in solution:
-            name, *rest = problem.options[j]
-            cells = [cast(Cell, c) for c in rest if cast(tuple[object, ...], c)[0] != "cut"]
+            label, *rest = problem.options[j]
+            cells = [c for c in rest if c in board.cells]
+            name = label[0] if isinstance(label, tuple) else label  # (name, copy)
             placed.append((str(name), frozenset(cells)))
-        return Tiling(board, tuple(sorted(placed, key=lambda p: p[0])))
+        return Tiling(board, tuple(sorted(placed, key=lambda p: (p[0], min(p[1])))))
 
     return Solutions(problem.search(), decode)
