@@ -27,8 +27,8 @@ MAX_DEPTH = 12
 PROBES = 12
 #: A subtree estimated at more than this many times the average is split one level more.
 TOO_BIG = 4.0
-#: Trees estimated below this many nodes (well under a second of work) are not refined:
-#: the probes would cost more than an uneven split.
+#: Trees estimated below this many nodes (well under a second of work) are split into
+#: few tasks and not refined: there, each task's round trip costs more than unevenness.
 SMALL_TREE = 2_000_000
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -84,16 +84,12 @@ def refine(search: Search, tasks: list[Task], probes: int = PROBES) -> list[Task
     than the rest (more than :data:`TOO_BIG` times the average), keeping the order.
 
     Only subtrees not yet started are split; a few random probes each, on one engine.
-    A tree estimated under :data:`SMALL_TREE` nodes is left as it is.
     """
     fresh = [i for i, (prefix, position, state) in enumerate(tasks) if position == prefix]
     if len(fresh) < 2:
         return tasks
     engine = search.problem.engine()
     rng = random.Random(0)
-    whole = sum(probe(engine, search.prefix, rng)[0] for _ in range(4 * probes)) / (4 * probes)
-    if whole < SMALL_TREE:
-        return tasks
     sizes = {}
     for i in fresh:
         prefix = tasks[i][0]
@@ -112,13 +108,22 @@ def refine(search: Search, tasks: list[Task], probes: int = PROBES) -> list[Task
 def _plan(
     search: Search, workers: int | None, executor: Executor | None, depth: int | None
 ) -> tuple[int, list[Task]]:
+    """How many workers, and the tasks: subtrees at ``depth``, or by default at the
+    depth giving :data:`TASKS_PER_WORKER` per worker, big ones split further.  A tree
+    that random probes estimate small gets only two tasks per worker: every task costs
+    a round trip to a process, which on a tree of a few milliseconds is the whole bill."""
     if workers is not None and workers < 1:
         raise ValueError(f"parallel search needs workers >= 1, got {workers}")
     n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
-    if depth is None:
-        depth = split_depth(search, TASKS_PER_WORKER * n_workers)
-        return n_workers, refine(search, remaining_tasks(search, depth))
-    return n_workers, remaining_tasks(search, depth)
+    if depth is not None:
+        return n_workers, remaining_tasks(search, depth)
+    engine = search.problem.engine()
+    rng = random.Random(0)
+    size = sum(probe(engine, search.prefix, rng)[0] for _ in range(PROBES)) / PROBES
+    if size < SMALL_TREE:
+        return n_workers, remaining_tasks(search, split_depth(search, 2 * n_workers))
+    depth = split_depth(search, TASKS_PER_WORKER * n_workers)
+    return n_workers, refine(search, remaining_tasks(search, depth))
 
 
 def count(

@@ -79,7 +79,6 @@ def test_refine_splits_big_subtrees_and_keeps_every_solution(
     search = knights.tours(6, start=(0, 0), closed=True).search
     tasks = parallel.remaining_tasks(search, 2)
     monkeypatch.setattr(parallel, "TOO_BIG", 1.0)  # split everything above the average
-    monkeypatch.setattr(parallel, "SMALL_TREE", 0)  # refine even this small tree
     refined = parallel.refine(search, tasks)
     assert len(refined) > len(tasks)
     prefixes = [t[0] for t in refined]
