@@ -59,6 +59,16 @@ def _pair(separator: str, shape: str, example: str) -> Callable[[str], tuple[int
     return parse
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a number of seconds > 0, got {text!r}")
+    return value
+
+
 _square = _pair(",", "a square as ROW,COL, counted from 0", "0,0")
 _size = _pair("x", "a board size as ROWSxCOLS", "6x10")
 
@@ -108,7 +118,7 @@ def _add_run_options(
     )
     long.add_argument(
         "--checkpoint-every",
-        type=float,
+        type=_seconds,
         default=5.0,
         metavar="SECONDS",
         help="seconds between checkpoints (default 5)",

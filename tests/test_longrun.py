@@ -219,3 +219,10 @@ def test_load_names_command_and_mode_mismatches(tmp_path: Path) -> None:
     longrun.save(path, longrun.run_record(stream.search, command="queens", mode="count", found=0))
     with pytest.raises(CheckpointError, match="counting, and this one is listing"):
         longrun.load(path, command="queens", mode="list")
+
+
+def test_checkpoint_interval_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["queens", "6", "--checkpoint-every", "0"])
+    assert exit_info.value.code == 2
+    assert "a number of seconds > 0, got '0'" in capsys.readouterr().err
