@@ -514,3 +514,10 @@ def test_cli_solves_counts_converts_and_fails_cleanly(
     assert err.count("\n") == 1 and "bad.kakuro:2:1:" in err and "Traceback" not in err
     assert main(["kakuro", str(path), "--format", "svg"]) == 2
     assert "--limit 1" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "bom.kak"
+    path.write_bytes(b"\xef\xbb\xbf2,3\n*,C3,C4\nF7,?,?\n")
+    assert kakuro.read(path) == kakuro.read("2,3\n*,C3,C4\nF7,?,?\n")
+    assert main(["kakuro", str(path), "--count", "-q"]) == 0

@@ -124,6 +124,7 @@ def _name_of(source: object) -> str:
 
 def loads(text: str, *, source: str = "<text>", format: str | None = None) -> list[Puzzle]:
     """Every puzzle in ``text``; ``source`` names it in messages."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     fmt = format or detect(text, source=source)
     if fmt not in _READERS:
         raise KakuroError(f"unknown kakuro format {fmt!r}; known: {', '.join(FORMATS)}")
