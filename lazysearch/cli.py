@@ -250,8 +250,6 @@ def _parallel(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     if not address:
         yield {"workers": args.workers} if args.workers else {}
         return
-    if not args.count:
-        raise CliError("--scheduler counts on a cluster: add --count")
     import importlib
 
     try:
@@ -270,7 +268,7 @@ def _parallel(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
 
 
 def _single_search(args: argparse.Namespace, searches: int, what: str) -> None:
-    """--checkpoint, --resume and --estimate follow one search."""
+    """--checkpoint and --resume follow one search: refuse them for ``searches != 1``."""
     for flag in ("checkpoint", "resume"):
         if getattr(args, flag, None) and searches != 1:
             raise CliError(f"--{flag} follows one search, and {what}")
@@ -321,11 +319,15 @@ def _run(
     search.on_chunk = runner.tick
     try:
         with runner.active(search):
-            if args.count and args.limit is None and (args.workers or args.scheduler):
-                with _parallel(args) as parallel:
-                    runner.found += stream.count(**parallel)
-            elif args.count and args.limit is None:
-                runner.found += search.count(callback=runner.tick)
+            if args.count and args.limit is None:
+                # The engine's counter is the running total (a resumed search starts
+                # from the checkpoint's), however the rest is counted.
+                if args.workers or args.scheduler:
+                    with _parallel(args) as parallel:
+                        stream.count(**parallel)
+                else:
+                    search.count(callback=runner.tick)
+                runner.found = search.stats.solutions
             else:
                 left = None if args.limit is None else max(0, args.limit - runner.found)
                 chosen = stream if left is None else stream.slice(left)

@@ -194,17 +194,19 @@ def iterate(
     window = 2 * n_workers + 1
     pending: deque[Future[tuple[list[tuple[Any, ...]], int]]] = deque()
     queue = iter(tasks)
+
+    def submit_next() -> None:
+        task = next(queue, None)
+        if task is not None:
+            pending.append(pool.submit(solutions_task, search.problem, *task))
+
     found = nodes = 0
     try:
-        for prefix, position, state in queue:
-            pending.append(pool.submit(solutions_task, search.problem, prefix, position, state))
-            if len(pending) >= window:
-                break
+        for _ in range(window):
+            submit_next()
         while pending:
             solutions, spent = pending.popleft().result()
-            for prefix, position, state in queue:
-                pending.append(pool.submit(solutions_task, search.problem, prefix, position, state))
-                break
+            submit_next()
             found += len(solutions)
             nodes += spent
             yield from solutions
