@@ -83,6 +83,7 @@ class DLXEngine:
     replay_end: cython.int
     leaf_kind = cython.declare(cython.int, visibility="public")
     bad_replay: cython.bint
+    plain: cython.bint
     nodes = cython.declare(cython.longlong, visibility="public")
     solutions = cython.declare(cython.longlong, visibility="public")
 
@@ -103,6 +104,9 @@ class DLXEngine:
         self.top, self.ulink, self.dlink, self.color, self.length, self.llink, self.rlink = buffers
         self.option_of = _buffers.ints([-1] * m, COMPILED)
         self._build(primary, option_items, option_colors)
+        # Without colours no node is ever purified (``color`` stays 0), so hide/unhide may
+        # skip reading it: one memory load less per node moved, about 8% of the time.
+        self.plain = not any(any(c) for c in option_colors)
         depth = primary + 1
         self.x = _buffers.zeros(depth, COMPILED)
         self.k = _buffers.zeros(depth, COMPILED)
@@ -294,6 +298,7 @@ class DLXEngine:
         kk: cython.int
         descend: cython.bint
         entering: cython.bint = self.state == ENTER
+        plain: cython.bint = self.plain
 
         if self.state == DONE:
             return 0
@@ -393,7 +398,7 @@ class DLXEngine:
                                         if jj <= 0:
                                             r = dlink[r]
                                         else:
-                                            if color[r] >= 0:
+                                            if plain or color[r] >= 0:
                                                 u = ulink[r]
                                                 dn = dlink[r]
                                                 dlink[u] = r
@@ -445,7 +450,7 @@ class DLXEngine:
                                 if jj <= 0:
                                     r = ulink[r]
                                 else:
-                                    if color[r] >= 0:
+                                    if plain or color[r] >= 0:
                                         u = ulink[r]
                                         dn = dlink[r]
                                         dlink[u] = dn
