@@ -3,17 +3,24 @@
 Any ``concurrent.futures.Executor`` does the work: a ``ProcessPoolExecutor`` on one
 machine, or a Dask ``Client.get_executor()`` across many.  Each task carries only the
 problem (plain, picklable data) and a position, and rebuilds its own engine.
+
+With ``workers=N`` and no executor, the calling process is one of the N: it counts
+subtrees itself beside N - 1 helper processes, which are kept for later calls (started
+once, stopped at exit), so a count of a few milliseconds is not swamped by starting
+processes (:mod:`lazysearch._helpers`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from . import _helpers
 from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
@@ -30,22 +37,72 @@ TOO_BIG = 4.0
 #: Trees estimated below this many nodes (well under a second of work) are split into
 #: few tasks and not refined: there, each task's round trip costs more than unevenness.
 SMALL_TREE = 2_000_000
+#: ... and are cut, without probing, into at least this many subtrees per worker (the
+#: cuts cost a walk to that depth; a subtree's share of the tree is unknown, so many).
+SMALL_SPLIT = 32
+#: A count cut into that many subtrees sends each worker about this many batches of them
+#: (interleaved, so each batch holds big and small ones): few round trips, yet some left
+#: to even out at the end.
+BATCHES_PER_WORKER = 8
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
-def count_task(
-    problem: Problem, prefix: Sequence[int], position: Sequence[int], state: int
-) -> tuple[int, int]:
-    """Count the solutions of the subtree at ``prefix`` not yet passed at ``position``.
+def _count_beside_helpers(
+    problem: Problem, batches: list[list[Task]], size: int, ahead: int
+) -> list[tuple[int, int]]:
+    """Count ``batches`` in the calling process and ``size`` kept helper processes, each
+    given up to ``ahead`` batches at a time.
 
-    Returns the count and the number of nodes entered to find it.
+    Everyone takes the next batch in order; between its chunks of counting the caller
+    collects what the helpers finished and hands them more (see
+    :mod:`lazysearch._helpers`).
     """
-    search = Search(problem, prefix)
-    if tuple(position) != tuple(prefix) or state != ENTER:
-        search._restore(position, state)
-    found = search.count()
-    return found, search.stats.nodes
+    queue = deque(batches)
+    results: list[tuple[int, int]] = []
+    if size == 0 or len(batches) < 2:
+        return [count_task(problem, batch) for batch in batches]
+
+    def next_args() -> tuple[list[Task]] | None:
+        return (queue.popleft(),) if queue else None
+
+    team = _helpers.helpers(size)
+    try:
+        team.share(problem)
+
+        def top_up(_: object = None) -> None:
+            team.feed(count_task, next_args, results.append, ahead)
+
+        top_up()
+        while queue:
+            results.append(count_task(problem, queue.popleft(), top_up))
+            top_up()
+        team.drain(results.append)
+    except BaseException:
+        team.close()
+        raise
+    _helpers.put_back(team)
+    return results
+
+
+def count_task(
+    problem: Problem, tasks: Sequence[Task], callback: Callable[[Search], object] | None = None
+) -> tuple[int, int]:
+    """Count the solutions of each subtree ``(prefix, position, state)`` of ``tasks``
+    not yet passed at its position; returns the total and the nodes entered to find it.
+    ``callback`` is passed on to :meth:`Search.count`."""
+    found = nodes = 0
+    search: Search | None = None
+    for prefix, position, state in tasks:
+        if search is None:
+            search = Search(problem, prefix)
+        else:
+            search._move_to(prefix)
+        if tuple(position) != tuple(prefix) or state != ENTER:
+            search._restore(position, state)
+        found += search.count(callback)
+        nodes += search.stats.nodes
+    return found, nodes
 
 
 def split_depth(search: Search, tasks: int) -> int:
@@ -79,51 +136,72 @@ def remaining_tasks(search: Search, depth: int) -> list[Task]:
     return tasks
 
 
-def refine(search: Search, tasks: list[Task], probes: int = PROBES) -> list[Task]:
-    """Split, one level further, the subtrees that Knuth's estimate says are much bigger
-    than the rest (more than :data:`TOO_BIG` times the average), keeping the order.
+def refine(
+    search: Search, tasks: list[Task], workers: int, probes: int = PROBES, levels: int = 3
+) -> list[Task]:
+    """Split the subtrees that Knuth's estimate says are big: more than :data:`TOO_BIG`
+    times the average, or more than a quarter of one worker's fair share of the whole
+    (the last task to finish delays everyone); keeping the order.  A part still too big
+    is split again, down to ``levels`` levels below the tasks' depth.
 
     Only subtrees not yet started are split; a few random probes each, on one engine.
     """
+    return [task for task, _ in _sized_refine(search, tasks, workers, probes, levels)]
+
+
+def _sized_refine(
+    search: Search, tasks: list[Task], workers: int, probes: int = PROBES, levels: int = 3
+) -> list[tuple[Task, float]]:
+    """:func:`refine`, with each task's estimated size (infinite for a subtree already
+    started, whose size is not estimated)."""
     fresh = [i for i, (prefix, position, state) in enumerate(tasks) if position == prefix]
     if len(fresh) < 2:
-        return tasks
+        return [(task, math.inf) for task in tasks]
     engine = search.problem.engine()
     rng = random.Random(0)
-    sizes = {}
-    for i in fresh:
-        prefix = tasks[i][0]
-        sizes[i] = sum(probe(engine, prefix, rng)[0] for _ in range(probes)) / probes
-    average = sum(sizes.values()) / len(sizes)
-    out: list[Task] = []
+
+    def size(prefix: tuple[int, ...]) -> float:
+        return sum(probe(engine, prefix, rng)[0] for _ in range(probes)) / probes
+
+    sizes = {i: size(tasks[i][0]) for i in fresh}
+    total = sum(sizes.values())
+    limit = min(TOO_BIG * total / len(sizes), total / (4 * workers))
+
+    def parts(prefix: tuple[int, ...], estimate: float, left: int) -> Iterator[tuple[Task, float]]:
+        if estimate <= limit or left == 0:
+            yield (prefix, prefix, ENTER), estimate
+            return
+        for child in search.subtree(prefix).subtrees(1):
+            yield from parts(child, size(child), left - 1)
+
+    out: list[tuple[Task, float]] = []
     for i, task in enumerate(tasks):
-        if i in sizes and sizes[i] > TOO_BIG * average:
-            children = search.subtree(task[0]).subtrees(1)
-            out.extend((child, child, ENTER) for child in children)
-        else:
-            out.append(task)
+        out.extend(parts(task[0], sizes[i], levels) if i in sizes else [(task, math.inf)])
     return out
 
 
 def _plan(
     search: Search, workers: int | None, executor: Executor | None, depth: int | None
-) -> tuple[int, list[Task]]:
-    """How many workers, and the tasks: subtrees at ``depth``, or by default at the
-    depth giving :data:`TASKS_PER_WORKER` per worker, big ones split further.  A tree
-    that random probes estimate small gets only two tasks per worker: every task costs
-    a round trip to a process, which on a tree of a few milliseconds is the whole bill."""
+) -> tuple[int, list[Task], list[float] | None]:
+    """How many workers, the tasks in the walk's order, and their estimated sizes when
+    known: subtrees at ``depth``, or by default at the depth giving
+    :data:`TASKS_PER_WORKER` per worker, big ones split further.  A tree that random
+    probes estimate small is cut into :data:`SMALL_SPLIT` subtrees per worker and not
+    probed further: there, probing each would cost more than its work."""
     if workers is not None and workers < 1:
         raise ValueError(f"parallel search needs workers >= 1, got {workers}")
     n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
     if depth is not None:
-        return n_workers, remaining_tasks(search, depth)
+        return n_workers, remaining_tasks(search, depth), None
     engine = search.problem.engine()
     rng = random.Random(0)
     size = sum(probe(engine, search.prefix, rng)[0] for _ in range(PROBES)) / PROBES
     if size < SMALL_TREE:
-        return n_workers, remaining_tasks(search, split_depth(search, 2 * n_workers))
+        depth = split_depth(search, SMALL_SPLIT * n_workers)
+        return n_workers, remaining_tasks(search, depth), None
     depth = split_depth(search, TASKS_PER_WORKER * n_workers)
-    return n_workers, refine(search, remaining_tasks(search, depth))
+    sized = _sized_refine(search, remaining_tasks(search, depth), n_workers)
+    return n_workers, [task for task, _ in sized], [estimate for _, estimate in sized]
 
 
 def count(
@@ -138,25 +216,41 @@ def count(
     Parameters
     ----------
     workers:
-        Size of the process pool to start (default: the number of CPUs).  Ignored when
-        ``executor`` is given.
+        How many processes count, the caller included (default: the number of CPUs);
+        the other ``workers - 1`` are helper processes kept for later calls
+        (:mod:`lazysearch._helpers`).
+        Ignored when ``executor`` is given.
     executor:
-        Any ``concurrent.futures.Executor``; it is not shut down afterwards.
+        Any ``concurrent.futures.Executor``; it does all the counting, and is not shut
+        down afterwards.
     depth:
         Split at this depth; by default the smallest depth giving about
         :data:`TASKS_PER_WORKER` subtrees per worker, and then the subtrees that a few
         random probes estimate much bigger than the rest split one level more
         (:func:`refine`).
     """
-    n_workers, tasks = _plan(search, workers, executor, depth)
-    own = executor is None
-    pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
-    try:
-        futures = [pool.submit(count_task, search.problem, p, pos, st) for p, pos, st in tasks]
-        results = [f.result() for f in futures]
-    finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
+    if workers == 1 and executor is None and depth is None:
+        return search.count()
+    n_workers, tasks, sizes = _plan(search, workers, executor, depth)
+    if sizes is not None:  # biggest first, so that the last tasks to finish are small
+        order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
+        tasks = [tasks[i] for i in order]
+    batched = len(tasks) >= SMALL_SPLIT * n_workers
+    if batched:  # many small ones: a round trip for each would cost more than its work
+        n_batches = BATCHES_PER_WORKER * n_workers
+        batches = [tasks[b::n_batches] for b in range(n_batches)]
+    else:
+        batches = [[task] for task in tasks]
+    if executor is not None:
+        futures = [executor.submit(count_task, search.problem, batch) for batch in batches]
+        try:
+            results = [f.result() for f in futures]
+        finally:
+            for f in futures:
+                f.cancel()
+    else:
+        ahead = _helpers.IN_FLIGHT if batched else 1
+        results = _count_beside_helpers(search.problem, batches, n_workers - 1, ahead)
     total = sum(found for found, _ in results)
     search._finish(total, sum(nodes for _, nodes in results))
     return total
@@ -188,7 +282,7 @@ def iterate(
     that stops early leaves little work behind.  Reading to the end marks the search
     done; stopping early leaves it where it was (use a fresh stream afterwards).
     """
-    n_workers, tasks = _plan(search, workers, executor, depth)
+    n_workers, tasks, _ = _plan(search, workers, executor, depth)
     own = executor is None
     pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
@@ -212,5 +306,7 @@ def iterate(
             yield from solutions
         search._finish(found, nodes)
     finally:
+        for future in pending:
+            future.cancel()
         if own:
             pool.shutdown(cancel_futures=True)

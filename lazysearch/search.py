@@ -142,8 +142,13 @@ class Search:
         #: checkpoints, and stopping cleanly by raising an exception).
         self.on_chunk: Callable[[Search], object] | None = None
 
-    def _fresh_engine(self, prefix: tuple[int, ...]) -> Engine:
-        engine = self.problem.engine()
+    def _fresh_engine(self, prefix: tuple[int, ...], engine: Engine | None = None) -> Engine:
+        """An engine at node ``prefix``: a new one, or ``engine`` restarted (cheaper)."""
+        if engine is None:
+            engine = self.problem.engine()
+        else:
+            engine.restart()
+            engine.nodes = engine.solutions = 0
         if not engine.replay(list(prefix)):
             raise LazysearchError(
                 f"subtree prefix {list(prefix)} is not a node of this search tree"
@@ -346,6 +351,13 @@ class Search:
         n_mean, n_err = _mean_and_stderr(node_estimates)
         s_mean, s_err = _mean_and_stderr(solution_estimates)
         return Estimate(samples, n_mean, n_err, s_mean, s_err)
+
+    def _move_to(self, prefix: Sequence[int]) -> None:
+        """Become a fresh search of the subtree at ``prefix``, reusing this one's engine
+        (for walking many small subtrees one after another)."""
+        self._prefix = tuple(int(k) for k in prefix)
+        self._engine = self._fresh_engine(self._prefix, self._engine)
+        self._progress = 0.0
 
     def _finish(self, solutions: int, nodes: int) -> None:
         """Mark the search as walked to the end by others, who found ``solutions`` more

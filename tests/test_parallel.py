@@ -9,6 +9,7 @@ import pytest
 
 from lazysearch import kakuro, knights, langford, parallel, queens
 from lazysearch.cli import main
+from lazysearch.errors import LazysearchError
 from lazysearch.parallel import count, remaining_tasks
 
 
@@ -79,7 +80,7 @@ def test_refine_splits_big_subtrees_and_keeps_every_solution(
     search = knights.tours(6, start=(0, 0), closed=True).search
     tasks = parallel.remaining_tasks(search, 2)
     monkeypatch.setattr(parallel, "TOO_BIG", 1.0)  # split everything above the average
-    refined = parallel.refine(search, tasks)
+    refined = parallel.refine(search, tasks, workers=2)
     assert len(refined) > len(tasks)
     prefixes = [t[0] for t in refined]
     assert prefixes == sorted(prefixes)  # still in the walk's order
@@ -103,3 +104,61 @@ def test_split_goes_past_forced_levels() -> None:
     depth = parallel.split_depth(whole, 16)
     assert len(whole.subtrees(depth)) >= 16
     assert knights.count_closed(6, workers=2) == 9862
+
+
+# -- the caller counts beside kept helper processes -----------------------------------------
+
+
+@pytest.mark.parametrize("taken", [0, 5, 91, 92])
+def test_caller_and_helpers_count_what_is_left(taken: int) -> None:
+    s = queens(8)
+    s.take(taken)
+    assert s.count(workers=3) == 92 - taken
+    assert s.stats.solutions == 92
+
+
+def test_helpers_are_kept_for_the_next_count_of_the_same_size() -> None:
+    from lazysearch import _helpers
+
+    assert knights.count_closed(6, workers=2) == 9862
+    (first,) = _helpers._kept.values()
+    pids = [p.pid for p in first.procs]
+    assert queens(10).count(workers=2) == 724
+    (again,) = _helpers._kept.values()
+    assert [p.pid for p in again.procs] == pids
+    assert queens(9).count(workers=3) == 352  # another size: the old ones are stopped
+    assert not any(p.is_alive() for p in first.procs)
+    _helpers.close_all()
+    assert _helpers._kept == {}
+
+
+def _fails(value: object, text: str) -> None:
+    raise ValueError(f"{text} with {value}")
+
+
+def test_a_helper_error_reaches_the_caller() -> None:
+    from lazysearch import _helpers
+
+    team = _helpers.Helpers(1)
+    try:
+        team.share("the problem")
+        jobs = iter([("bad input",)])
+        team.feed(_fails, lambda: next(jobs, None), lambda _: None)
+        with pytest.raises(ValueError, match="bad input with the problem"):
+            team.drain(lambda _: None)
+    finally:
+        team.close()
+
+
+def test_a_dead_helper_is_a_clear_error_and_is_not_kept() -> None:
+    from lazysearch import _helpers
+
+    queens(9).count(workers=2)
+    (team,) = _helpers._kept.values()
+    team.procs[0].kill()
+    team.procs[0].join()
+    with pytest.raises(LazysearchError, match="helper process died"):
+        queens(9).count(workers=2)
+    assert queens(9).count(workers=2) == 352  # new helpers
+    (fresh,) = _helpers._kept.values()
+    assert fresh is not team

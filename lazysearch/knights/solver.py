@@ -355,14 +355,10 @@ def count_tours(
         return 2 * rows * cols * cycles
     if start is not None:
         return tours(rows, cols, start=start).count(workers=workers, executor=executor)
-    if workers is not None and executor is None:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers) as pool:
-            return count_tours(rows, cols, executor=pool)
     total = 0
     for square, size in start_orbits(rows, cols):
-        total += size * tours(rows, cols, start=square).count(executor=executor)
+        stream = tours(rows, cols, start=square)
+        total += size * stream.count(workers=workers, executor=executor)
     return total
 
 

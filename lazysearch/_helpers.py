@@ -1,0 +1,171 @@
+"""Helper processes that count beside the caller, driven over pipes with no threads.
+
+``concurrent.futures.ProcessPoolExecutor`` hands work to its processes from a thread of
+its own.  While the caller counts (compiled code that keeps the GIL for milliseconds at
+a time), that thread waits for the GIL, so helpers that finish a batch sit idle: on a
+tree of a few milliseconds the caller ended up doing nearly everything.  Here the caller
+itself polls the pipes between its chunks of work (a system call, no GIL hand-over), so
+each helper gets its next batch as soon as the caller looks.
+
+The processes are started on first use and kept for later calls (a count of a few
+milliseconds is not swamped by starting processes); they are daemons, stopped at exit,
+and replaced whenever a call ends abnormally (an error, Ctrl-C), so no stale answer is
+ever read.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+import multiprocessing
+import signal
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .errors import LazysearchError
+
+#: Jobs handed to one helper at a time when they are short: the one it works on and one
+#: waiting, so that it does not idle between them.  (Long jobs go one at a time, so that
+#: the caller is never left idle while a helper still holds one it has not begun.)
+IN_FLIGHT = 2
+
+
+def _serve(conn: Connection) -> None:
+    """A helper's loop: ``("set", value)`` keeps ``value`` (the problem, sent once per
+    call); ``("run", function, args)`` answers ``(True, function(value, *args))`` or
+    ``(False, error)``; ``None`` or a closed pipe ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+    # A forked helper inherits the caller's heap: left to the collector, every full
+    # collection would walk (and so copy, page by page) all of it.
+    gc.freeze()
+    value: Any = None
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        if message[0] == "set":
+            value = message[1]
+            continue
+        _, function, args = message
+        try:
+            answer: tuple[bool, Any] = (True, function(value, *args))
+        except Exception as exc:  # sent back and raised by the caller
+            answer = (False, exc)
+        try:
+            conn.send(answer)
+        except Exception as exc:  # the error itself would not pickle
+            conn.send((False, LazysearchError(f"{type(exc).__name__}: {exc}")))
+
+
+def _died(exc: BaseException) -> LazysearchError:
+    return LazysearchError(f"a helper process died ({exc or 'its pipe closed'})")
+
+
+def _send(conn: Connection, message: object) -> None:
+    try:
+        conn.send(message)
+    except OSError as exc:
+        raise _died(exc) from None
+
+
+class Helpers:
+    """``size`` helper processes and their pipes; see :func:`helpers`."""
+
+    def __init__(self, size: int) -> None:
+        context = multiprocessing.get_context()
+        self.conns: list[Connection] = []
+        self.procs: list[Any] = []
+        for _ in range(size):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs,), daemon=True)
+            proc.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(proc)
+        self.busy = [0] * size
+
+    def share(self, value: object) -> None:
+        """Give every helper ``value`` (the first argument of what it runs next)."""
+        for conn in self.conns:
+            _send(conn, ("set", value))
+
+    def feed(
+        self,
+        function: Callable[..., Any],
+        next_args: Callable[[], tuple[Any, ...] | None],
+        done: Callable[[Any], None],
+        ahead: int = IN_FLIGHT,
+    ) -> None:
+        """Collect what the helpers have finished (``done(answer)`` for each), then give
+        each helper with fewer than ``ahead`` jobs ``function`` with the arguments
+        ``next_args()`` returns (``None``: nothing left).  Never blocks for long."""
+        for i, conn in enumerate(self.conns):
+            while self.busy[i] and conn.poll():
+                self.busy[i] -= 1
+                done(self._answer(conn))
+            while self.busy[i] < ahead:
+                args = next_args()
+                if args is None:
+                    break
+                _send(conn, ("run", function, args))
+                self.busy[i] += 1
+
+    def drain(self, done: Callable[[Any], None]) -> None:
+        """Wait for every batch handed out, ``done(answer)`` for each."""
+        for i, conn in enumerate(self.conns):
+            while self.busy[i]:
+                self.busy[i] -= 1
+                done(self._answer(conn))
+
+    def _answer(self, conn: Connection) -> Any:
+        try:
+            ok, value = conn.recv()
+        except (EOFError, OSError) as exc:
+            raise _died(exc) from None
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        for conn, proc in zip(self.conns, self.procs, strict=True):
+            try:
+                conn.send(None)
+                conn.close()
+            except OSError:
+                pass
+            proc.join(timeout=1)
+            if proc.is_alive():
+                proc.kill()
+
+
+_kept: dict[int, Helpers] = {}
+
+
+def helpers(size: int) -> Helpers:
+    """``size`` helper processes, kept for later calls (one size at a time).
+
+    They are the caller's for one call: it hands them back with :func:`put_back` only
+    if the call ended normally, and otherwise closes them.
+    """
+    found = _kept.pop(size, None)
+    if found is None:
+        close_all()
+        found = Helpers(size)
+    return found
+
+
+def put_back(found: Helpers) -> None:
+    """Keep ``found`` for the next call (every batch handed out has been answered)."""
+    close_all()
+    _kept[len(found.conns)] = found
+
+
+@atexit.register
+def close_all() -> None:
+    """Stop the kept helpers (done at exit; call it to free the processes sooner)."""
+    while _kept:
+        _kept.popitem()[1].close()
