@@ -76,6 +76,33 @@ def test_closed_tour_of_a_long_thin_board(benchmark: Any, rows: int) -> None:
     knights.verify(tour, rows, 1000, start=(0, 0), closed=True)
 
 
+NARROW = [
+    (3, 2000, (0, 0), True),
+    (3, 2000, (1, 1000), False),
+    (4, 2000, (0, 1000), False),
+    (2000, 4, (1999, 3), False),
+    (5, 2001, (2, 1000), False),
+    (7, 2001, (3, 1001), False),
+]
+
+
+@pytest.mark.parametrize(("rows", "cols", "start", "closed"), NARROW)
+def test_one_tour_of_a_narrow_board(
+    benchmark: Any, rows: int, cols: int, start: tuple[int, int], closed: bool
+) -> None:
+    """Boards three or four across go to the search over cross-sections (Warnsdorff's
+    rule with its budget fails on them, even from a corner)."""
+    benchmark.group = "knights: one tour of a narrow board"
+    tour = benchmark.pedantic(
+        knights.tour,
+        args=(rows, cols),
+        kwargs={"start": start, "closed": closed},
+        rounds=3,
+        iterations=1,
+    )
+    knights.verify(tour, rows, cols, start=start, closed=closed)
+
+
 def test_plain_python_warnsdorff_1000x1000(benchmark: Any) -> None:
     """The textbook plain-Python Warnsdorff, for comparison; with fixed tie-breaking it
     gets stuck before the end on this board, which the assertion records."""

@@ -261,8 +261,66 @@ def test_blocks_join_into_one_cycle() -> None:
 def test_tour_on_small_boards_without_closed_tours() -> None:
     t = knights.tour(3, 4, start=(0, 0))
     knights.verify(t, 3, 4, start=(0, 0))
-    with pytest.raises(NoTourError, match="no open tour of 3x4 from"):
+    with pytest.raises(NoTourError, match="side of four an open tour starts on an outer"):
         knights.tour(3, 4, start=(1, 1))
+    with pytest.raises(NoTourError, match=r"no open tour of 3x7 from \(1, 3\)"):
+        knights.tour(3, 7, start=(1, 3))  # no theorem: the search proves it
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 3), (4, 5), (6, 4), (4, 7)])
+def test_a_side_of_four_has_open_tours_only_from_its_outer_lines(rows: int, cols: int) -> None:
+    for square in itertools.product(range(rows), range(cols)):
+        inner = (square[0] if rows == 4 else square[1]) in (1, 2)
+        assert (knights.no_tour_reason(rows, cols, start=square) is not None) == inner
+        if inner:
+            assert not knights.tours(rows, cols, start=square, shortcuts=False).exists()
+
+
+# -- one tour of a narrow board: the search over cross-sections ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"), [(3, 4), (3, 7), (3, 8), (3, 10), (4, 5), (4, 6), (5, 5), (4, 7), (6, 3)]
+)
+@pytest.mark.parametrize("closed", [False, True])
+def test_frontier_search_finds_a_tour_exactly_when_there_is_one(
+    rows: int, cols: int, closed: bool
+) -> None:
+    from lazysearch.knights._frontier import frontier_path
+
+    for square in itertools.product(range(rows), range(cols)):
+        path = frontier_path(rows, cols, square, closed)
+        exists = knights.tours(rows, cols, start=square, closed=closed, shortcuts=False).exists()
+        assert (path is not None) == exists, square
+        if path is not None:
+            knights.verify(path, rows, cols, start=square, closed=closed)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 400), (4, 401), (401, 3), (400, 4)])
+@pytest.mark.parametrize("closed", [False, True])
+def test_tours_of_boards_three_or_four_across(rows: int, cols: int, closed: bool) -> None:
+    """Warnsdorff's rule fails on most of these (from a corner too)."""
+    squares = list(itertools.product(range(rows), range(cols)))
+    for square in [*squares[:: len(squares) // 23], squares[-1]]:
+        if knights.no_tour_reason(rows, cols, start=square, closed=closed):
+            with pytest.raises(NoTourError):
+                knights.tour(rows, cols, start=square, closed=closed)
+            continue
+        t = knights.tour(rows, cols, start=square, closed=closed)
+        knights.verify(t, rows, cols, start=square, closed=closed)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 21), pytest.param(7, 41, marks=compiled_only)])
+def test_open_tours_of_odd_boards_five_or_seven_across_from_every_square(
+    rows: int, cols: int
+) -> None:
+    """Warnsdorff's rule runs out of budget from some middle squares of these; the
+    search over cross-sections takes over."""
+    for square in itertools.product(range(rows), range(cols)):
+        if knights.no_tour_reason(rows, cols, start=square):
+            continue
+        t = knights.tour(rows, cols, start=square)
+        knights.verify(t, rows, cols, start=square)
 
 
 # -- bad input ------------------------------------------------------------------------------------

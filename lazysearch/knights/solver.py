@@ -17,6 +17,7 @@ from .. import _native
 from ..errors import InvalidSolutionError, LazysearchError
 from ..search import DONE, ENTER, LEAF, Search, fingerprint
 from ..stream import Solutions
+from ._frontier import frontier_path
 
 if TYPE_CHECKING:
     from ..search import Engine
@@ -177,7 +178,10 @@ def no_tour_reason(
 
     * closed tours (Schwenk 1991; with ``m <= n``): none when ``m`` and ``n`` are both odd,
       when ``m`` is 1, 2 or 4, or when ``m = 3`` and ``n`` is 4, 6 or 8;
-    * open tours: none on 1xn (n > 1), 2xn, 3x3, 3x5, 3x6 and 4x4;
+    * open tours: none on 1xn (n > 1), 2xn, 3x3, 3x5, 3x6 and 4x4; on a board with a
+      side of four, none from a square of the two inner lines across that side (each
+      square of the outer lines has all its neighbours on the inner ones, and the outer
+      squares are half the board, so a tour alternates between them);
     * a knight's move always changes the colour of its square, so on a board with an odd
       number of squares a tour starts and ends on the colour with more squares (that of
       the corners).
@@ -210,6 +214,19 @@ def no_tour_reason(
         return f"a knight can never visit every square of a 2x{n} board"
     if (m, n) in ((3, 3), (3, 5), (3, 6), (4, 4)):
         return f"no open tour exists on {m}x{n}"
+    if start is not None and 4 in (rows, cols):
+        # Along a side of four, the two outer lines' squares (half of the board) have
+        # all their neighbours on the two inner lines: no two of them can follow each
+        # other, so a tour alternates outer and inner squares, with one step between
+        # inner ones at most, and must start and end on an outer line.
+        along = start[0] if rows == 4 else start[1]
+        if along in (1, 2):
+            line = "row" if rows == 4 else "column"
+            return (
+                f"on a board with a side of four an open tour starts on an outer {line} "
+                f"of that side (half the squares, whose neighbours are all on the inner "
+                f"ones), and {tuple(start)} is on an inner one"
+            )
     if start is not None and rows * cols % 2 and sum(start) % 2:
         return (
             f"on an odd number of squares a tour starts on the colour of the corners, "
@@ -525,6 +542,20 @@ def _exchange(
     return None
 
 
+def _no_tour(rows: int, cols: int, start: Square, closed: bool) -> str:
+    kind = "closed" if closed else "open"
+    return f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}"
+
+
+#: Boards at most this many squares across get their one tour from the search over
+#: cross-sections (:mod:`lazysearch.knights._frontier`) straight away: Warnsdorff's rule
+#: goes wrong on them.
+FRONTIER_FIRST = 4
+#: ... and boards at most this many across get it when Warnsdorff's rule, with its
+#: budget, does not find one (on wider boards that search can take long).
+FRONTIER_UP_TO = 7
+
+
 def tour(
     rows: int,
     cols: int | None = None,
@@ -534,13 +565,16 @@ def tour(
 ) -> Tour:
     """One knight's tour from ``start``; fast on boards of millions of squares.
 
-    Where the board has closed tours, one is found from the corner (Warnsdorff's rule,
-    ties to the square farther from the centre, backing up on the explicit stack when
-    stuck) and entered at ``start``: a closed tour is also an open tour from each of
-    its squares.  Elsewhere, or if that takes too long, the same search runs from
-    ``start`` itself.  Each try has a budget of a few nodes per square and is retried
-    with the move order rotated; only when all of that fails does a complete search run
-    (which finds a tour if there is one, but on long thin boards may take very long).
+    On boards three or four squares across, a search over the board's cross-sections
+    (:mod:`lazysearch.knights._frontier`) finds the tour, or proves there is none, in
+    time about linear in the length.  Elsewhere, where the board has closed tours, one
+    is found from the corner (Warnsdorff's rule, ties to the square farther from the
+    centre, backing up on the explicit stack when stuck) and entered at ``start``: a
+    closed tour is also an open tour from each of its squares.  Otherwise, or if that
+    takes too long, the same search runs from ``start`` itself.  Each try has a budget
+    of a few nodes per square and is retried with the move order rotated.  When all of
+    that fails, boards up to seven across go to the cross-section search, and wider
+    ones to a complete search of the tours from ``start`` in the documented order.
 
     >>> t = tour(8, start=(3, 4), closed=True)
     >>> t[0], t.closed, len(t)
@@ -558,21 +592,30 @@ def tour(
     reason = no_tour_reason(rows, cols, start=start, closed=closed)
     if reason is not None:
         raise NoTourError(reason)
+    k = min(rows, cols)
+    if k <= FRONTIER_FIRST:
+        path = frontier_path(rows, cols, divmod(index, cols), closed)
+        if path is None:
+            raise NoTourError(_no_tour(rows, cols, start, closed))
+        return Tour(path, rows, cols)
     path = None
     if no_tour_reason(rows, cols, closed=True) is None:
         path = _budgeted_path(rows, cols, 0, True)
-        if path is None and min(rows, cols) <= BLOCKS_UP_TO:
+        if path is None and k <= BLOCKS_UP_TO:
             path = _closed_by_blocks(rows, cols)
         if path is not None:  # enter the cycle at ``start``
             at = path.index(divmod(index, cols))
             path = path[at:] + path[:at]
     if path is None and not closed:
         path = _budgeted_path(rows, cols, index, False)
+    if path is None and k <= FRONTIER_UP_TO:
+        path = frontier_path(rows, cols, divmod(index, cols), closed)
+        if path is None:  # that search is complete
+            raise NoTourError(_no_tour(rows, cols, start, closed))
     if path is None:
         path = _complete_path(rows, cols, index, closed)
     if path is None:
-        kind = "closed" if closed else "open"
-        raise NoTourError(f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}")
+        raise NoTourError(_no_tour(rows, cols, start, closed))
     return Tour(path, rows, cols)
 
 
