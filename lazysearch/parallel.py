@@ -78,6 +78,7 @@ def _count_beside_helpers(
             results.append(count_task(problem, queue.popleft(), top_up))
             top_up()
         team.drain(results.append)
+        team.share(None)  # the helpers need not hold the problem until the next count
     except BaseException:
         team.close()
         raise

@@ -11,6 +11,7 @@ from lazysearch import kakuro, knights, langford, parallel, queens
 from lazysearch.cli import main
 from lazysearch.errors import LazysearchError
 from lazysearch.parallel import count, remaining_tasks
+from lazysearch.search import Search
 
 
 def test_process_pool_count_matches_sequential() -> None:
@@ -162,3 +163,24 @@ def test_a_dead_helper_is_a_clear_error_and_is_not_kept() -> None:
     assert queens(9).count(workers=2) == 352  # new helpers
     (fresh,) = _helpers._kept.values()
     assert fresh is not team
+
+
+def test_an_interrupted_count_stops_its_helpers_and_the_next_count_starts_new_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lazysearch import _helpers
+
+    assert queens(9).count(workers=2) == 352
+    (team,) = _helpers._kept.values()
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    # Only the caller's copy is replaced: the helpers (started above) keep theirs.
+    monkeypatch.setattr(Search, "count", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        queens(9).count(workers=2)
+    assert _helpers._kept == {}
+    assert not any(p.is_alive() for p in team.procs)
+    monkeypatch.undo()
+    assert queens(9).count(workers=2) == 352
