@@ -80,6 +80,11 @@ def _board_size(text: str) -> tuple[int, int]:
     return size
 
 
+def _side_or_size(text: str) -> int | tuple[int, int]:
+    """A board's side (``8``) or its size (``3x100``)."""
+    return _board_size(text) if "x" in text.lower() else _positive(text)
+
+
 def _add_run_options(
     p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")
 ) -> None:
@@ -193,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Knight's tours: all of them (directed: each start and direction), "
         "a count, or --one tour fast on boards of millions of squares.",
     )
-    knights.add_argument("rows", type=_positive)
+    knights.add_argument(
+        "rows", type=_side_or_size, metavar="ROWS", help="rows, or the board as ROWSxCOLS"
+    )
     knights.add_argument("cols", type=_positive, nargs="?", help="default: ROWS")
     knights.add_argument(
         "--closed", action="store_true", help="tours that end a move from the start"
@@ -440,7 +447,15 @@ def _cmd_pentomino(args: argparse.Namespace) -> int:
 def _cmd_knights(args: argparse.Namespace) -> int:
     from .knights import solver as kt
 
-    rows, cols = args.rows, args.cols or args.rows
+    if isinstance(args.rows, tuple):
+        if args.cols is not None:
+            raise CliError(
+                f"give the board as ROWSxCOLS or as ROWS COLS, not both "
+                f"(got {args.rows[0]}x{args.rows[1]} and {args.cols})"
+            )
+        rows, cols = args.rows
+    else:
+        rows, cols = args.rows, args.cols or args.rows
     if not args.one:
         _one_svg_only(args)
     if args.directed and not (args.closed and args.count):

@@ -486,6 +486,16 @@ def test_cli_lists_tours(capsys: pytest.CaptureFixture[str]) -> None:
         knights.verify([tuple(s) for s in record["tour"]], 5, 5, start=(2, 2))
 
 
+def test_cli_takes_the_board_as_rows_cols_or_as_rowsxcols(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["knights", "3", "40", "--one", "-q", "--format", "json"]) == 0
+    apart = capsys.readouterr().out
+    assert main(["knights", "3x40", "--one", "-q", "--format", "json"]) == 0
+    assert capsys.readouterr().out == apart
+    assert json.loads(apart)["cols"] == 40
+
+
 def test_cli_one_tour_svg(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["knights", "40", "--one", "--closed", "--format", "svg"]) == 0
     out, err = capsys.readouterr()
@@ -503,6 +513,8 @@ def test_cli_one_tour_svg(capsys: pytest.CaptureFixture[str]) -> None:
         (["knights", "0"], "expected a number >= 1"),
         (["knights", "5", "--directed"], "give all three"),
         (["knights", "6", "--closed", "--count", "--start", "6,0"], "(6, 0) is off the 6x6"),
+        (["knights", "3x20", "7", "--one"], "as ROWSxCOLS or as ROWS COLS, not both"),
+        (["knights", "3x0"], "a board needs sides >= 1, got '3x0'"),
     ],
 )
 def test_cli_errors_are_one_line(
