@@ -34,8 +34,8 @@ MAX_DEPTH = 12
 PROBES = 12
 #: A subtree estimated at more than this many times the average is split one level more.
 TOO_BIG = 4.0
-#: Trees estimated below this many nodes (well under a second of work) are split into
-#: few tasks and not refined: there, each task's round trip costs more than unevenness.
+#: Trees estimated below this many nodes (well under a second of work) are not probed
+#: subtree by subtree: there, the probes would cost more than the unevenness they fix.
 SMALL_TREE = 2_000_000
 #: ... and are cut, without probing, into at least this many subtrees per worker (the
 #: cuts cost a walk to that depth; a subtree's share of the tree is unknown, so many).
@@ -58,10 +58,10 @@ def _count_beside_helpers(
     collects what the helpers finished and hands them more (see
     :mod:`lazysearch._helpers`).
     """
-    queue = deque(batches)
-    results: list[tuple[int, int]] = []
     if size == 0 or len(batches) < 2:
         return [count_task(problem, batch) for batch in batches]
+    queue = deque(batches)
+    results: list[tuple[int, int]] = []
 
     def next_args() -> tuple[list[Task]] | None:
         return (queue.popleft(),) if queue else None
@@ -227,8 +227,7 @@ def count(
     depth:
         Split at this depth; by default the smallest depth giving about
         :data:`TASKS_PER_WORKER` subtrees per worker, and then the subtrees that a few
-        random probes estimate much bigger than the rest split one level more
-        (:func:`refine`).
+        random probes estimate big split further (:func:`refine`).
     """
     if workers == 1 and executor is None and depth is None:
         return search.count()

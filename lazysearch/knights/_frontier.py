@@ -86,8 +86,6 @@ def frontier_path(rows: int, cols: int, start: Square, closed: bool) -> list[Squ
     previous, here = -1, s
     while len(path) < total:
         nxt = links[here][0] if links[here][0] != previous else links[here][-1]
-        if closed and len(path) == 1:
-            nxt = links[here][0]
         previous, here = here, nxt
         path.append(here)
     return [square_of(i) for i in path]
@@ -189,22 +187,17 @@ def _search(
             return ends + 1
         return -1
 
-    def short(i: int, ends: int, steps: int) -> bool:
+    def short(i: int, ends: int) -> bool:
         """Whether, with squares ``0..i-1`` taken, some square of the frontier can no
         longer get the edges it needs (or too many of them must be tour ends)."""
         spare = ends_allowed - ends
-        balance = 0
         colours = 0  # edges the frontier still needs, +1 colour minus -1 colour
         for j in range(max(0, i - window), i):
             need = cap[j] - deg[j]
-            balance += -need if row_kind[j] else need
             colours += need * sign[j]
             if need == 0:
                 continue
-            later = 0
-            for f in ahead[j]:
-                if f >= i and (f != s or closed or deg[s] == 0):
-                    later += 1
+            later = sum(1 for f in ahead[j] if f >= i)  # squares not yet taken
             if need > later:
                 if need - 1 > later or j == s or spare == 0:
                     return True
@@ -219,20 +212,6 @@ def _search(
                 return True
         elif d != 0:
             return True
-        if inner is not None:
-            # Edges still to come, counted from both sides: each outer square needs
-            # two (inner) neighbours, each inner square two neighbours of which at
-            # most ``step_budget - steps`` more are inner.  Squares not yet taken are
-            # as many outer as inner, up to the column being taken.
-            rest = range(i, total)
-            excess = sum(1 if row_kind[j] else -1 for j in rest[: (k - i % k) % k])
-            # The tour's ends still to come (the far one, and the start if not yet
-            # taken) have one edge each; every step left between inner rows takes
-            # two from the inner side.
-            t = ends_allowed - ends + (1 if s >= i else 0)
-            d = balance - 2 * excess
-            if d > t or d < t - 2 * (step_budget - steps):
-                return True
         return False
 
     def key(i: int, ends: int) -> tuple[object, ...]:
@@ -299,7 +278,7 @@ def _search(
             continue
         if not ok:
             continue
-        if short(i + 1, ends, steps):
+        if short(i + 1, ends):
             continue
         state = (steps, *key(i + 1, ends))
         if state in dead:

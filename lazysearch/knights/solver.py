@@ -542,11 +542,6 @@ def _exchange(
     return None
 
 
-def _no_tour(rows: int, cols: int, start: Square, closed: bool) -> str:
-    kind = "closed" if closed else "open"
-    return f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}"
-
-
 #: Boards at most this many squares across get their one tour from the search over
 #: cross-sections (:mod:`lazysearch.knights._frontier`) straight away: Warnsdorff's rule
 #: goes wrong on them.
@@ -593,29 +588,24 @@ def tour(
     if reason is not None:
         raise NoTourError(reason)
     k = min(rows, cols)
-    if k <= FRONTIER_FIRST:
-        path = frontier_path(rows, cols, divmod(index, cols), closed)
-        if path is None:
-            raise NoTourError(_no_tour(rows, cols, start, closed))
-        return Tour(path, rows, cols)
     path = None
-    if no_tour_reason(rows, cols, closed=True) is None:
+    if k > FRONTIER_FIRST and no_tour_reason(rows, cols, closed=True) is None:
         path = _budgeted_path(rows, cols, 0, True)
         if path is None and k <= BLOCKS_UP_TO:
             path = _closed_by_blocks(rows, cols)
         if path is not None:  # enter the cycle at ``start``
             at = path.index(divmod(index, cols))
             path = path[at:] + path[:at]
-    if path is None and not closed:
+    if path is None and not closed and k > FRONTIER_FIRST:
         path = _budgeted_path(rows, cols, index, False)
-    if path is None and k <= FRONTIER_UP_TO:
-        path = frontier_path(rows, cols, divmod(index, cols), closed)
-        if path is None:  # that search is complete
-            raise NoTourError(_no_tour(rows, cols, start, closed))
+    if path is None:  # both searches below are complete: None means there is no tour
+        if k <= FRONTIER_UP_TO:
+            path = frontier_path(rows, cols, divmod(index, cols), closed)
+        else:
+            path = _complete_path(rows, cols, index, closed)
     if path is None:
-        path = _complete_path(rows, cols, index, closed)
-    if path is None:
-        raise NoTourError(_no_tour(rows, cols, start, closed))
+        kind = "closed" if closed else "open"
+        raise NoTourError(f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}")
     return Tour(path, rows, cols)
 
 
