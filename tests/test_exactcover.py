@@ -84,17 +84,29 @@ def test_an_uncoverable_item_gives_no_solution() -> None:
     assert exact_cover(["a b"], primary=["a", "b", "c"]).take(1) == []
 
 
-@given(small_problems())
+@pytest.mark.parametrize("lcv", [False, True])
+@given(problem=small_problems())
 @settings(max_examples=150, deadline=None)
-def test_agrees_with_brute_force(problem: tuple[list, list, list]) -> None:
+def test_agrees_with_brute_force(problem: tuple[list, list, list], lcv: bool) -> None:
     options, primary, secondary = problem
     expected = brute_force_covers(options, primary, secondary)
-    found = list(exact_cover(options, primary=primary, secondary=secondary))
+    cover = ExactCover(options, primary=primary, secondary=secondary, least_constraining=lcv)
+    found = list(cover.solve())
     assert len(found) == len(set(found))
     assert set(found) == expected
     for s in found:
         verify(options, s, primary=primary, secondary=secondary)
-    assert exact_cover(options, primary=primary, secondary=secondary).count() == len(expected)
+    assert cover.solve().count() == len(expected)
+
+
+def test_least_constraining_first_changes_only_the_order() -> None:
+    # Item a: option 0 leaves b and c with one option each, option 1 leaves them their
+    # two.  List order tries 0 first; least constraining tries 1 first.
+    options = ["a b", "a", "b", "c", "b c", "x b", "x c"]
+    listed = list(exact_cover(options))
+    lcv = list(exact_cover(options, least_constraining=True))
+    assert sorted(listed) == sorted(lcv) == [(0, 6), (1, 2, 6), (1, 3, 5)]
+    assert listed[0] == (0, 6) and lcv[-1] == (0, 6)
 
 
 @given(small_problems())

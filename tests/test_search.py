@@ -52,23 +52,29 @@ def test_a_paused_count_resumes_exactly() -> None:
     assert first + lazysearch.langford(8).resume(cp).count() == 150
 
 
-@given(small_problems(), st.integers(0, 6))
+@given(small_problems(), st.integers(0, 6), st.booleans())
 @settings(max_examples=100, deadline=None)
-def test_resumed_equals_fresh(problem: tuple[list, list, list], k: int) -> None:
+def test_resumed_equals_fresh(problem: tuple[list, list, list], k: int, lcv: bool) -> None:
     options, primary, secondary = problem
-    fresh = list(exact_cover(options, primary=primary, secondary=secondary))
-    s = exact_cover(options, primary=primary, secondary=secondary)
+
+    def stream() -> lazysearch.Solutions[tuple[int, ...]]:
+        return exact_cover(options, primary=primary, secondary=secondary, least_constraining=lcv)
+
+    fresh = list(stream())
+    s = stream()
     head = s.take(k)
-    rest = list(exact_cover(options, primary=primary, secondary=secondary).resume(s.checkpoint()))
+    rest = list(stream().resume(s.checkpoint()))
     assert head + rest == fresh
 
 
-@given(small_problems(), st.integers(0, 4))
+@given(small_problems(), st.integers(0, 4), st.booleans())
 @settings(max_examples=100, deadline=None)
-def test_subtrees_partition_the_solutions(problem: tuple[list, list, list], depth: int) -> None:
+def test_subtrees_partition_the_solutions(
+    problem: tuple[list, list, list], depth: int, lcv: bool
+) -> None:
     options, primary, secondary = problem
-    stream = exact_cover(options, primary=primary, secondary=secondary)
-    whole = list(exact_cover(options, primary=primary, secondary=secondary))
+    stream = exact_cover(options, primary=primary, secondary=secondary, least_constraining=lcv)
+    whole = list(exact_cover(options, primary=primary, secondary=secondary, least_constraining=lcv))
     parts = []
     for prefix in stream.subtrees(depth):
         assert len(prefix) <= depth

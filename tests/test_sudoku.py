@@ -82,6 +82,39 @@ def test_read_skips_counts_and_names_bad_lines(tmp_path: Path) -> None:
         sudoku.read(bad)
 
 
+def test_read_takes_grids_of_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "grids.txt"
+    path.write_text(
+        "# a grid, then a row alone\n1, 0, 3, 0\n0 0 0 0\n0,0,0,0\n0,2,-,4\n\n1 2 3 4\n"
+    )
+    with pytest.raises(ParseError, match=r"grids.txt:7:1: a grid of 1 rows of 4 numbers is not"):
+        sudoku.read(path)
+    path.write_text("1, 0, 3, 0\n0 0 0 0\n0,0,0,0\n0,2,.,4\n\n1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
+    assert sudoku.numbered_lines(path.read_text()) == [
+        (1, "1.3..........2.4"),
+        (6, "1234341221434321"),
+    ]
+    assert sudoku.solve(sudoku.read(path)[0]).count() == 1
+    path.write_text("1,0,3,0\n0,0,0,0\n0,0,0,0\n0,2,5,4\n")
+    with pytest.raises(ParseError, match=r":4:5: '5' is not a value of a 4x4 sudoku"):
+        sudoku.read(path)
+    path.write_text("1,0,3,0\n0,0,0,0\n0,00,0\n0,2,0,4\n")
+    with pytest.raises(
+        ParseError, match=r":3:7: this row has 3 numbers and the grid's first row 4"
+    ):
+        sudoku.read(path)
+
+
+def test_a_sparse_25x25_sample_is_solved() -> None:
+    folder = shared_file("data", "sudoku", "25x25_aisudokusolver")
+    (puzzle,) = sudoku.read(folder / "25x25_sample1_grp2.txt")
+    grid = sudoku.solve(puzzle).first()
+    sudoku.verify(puzzle, grid)
+    # This file lost a comma (``0,00,0``): a clear error, not a guess.
+    with pytest.raises(ParseError, match=r"sample3_grp4.txt:3:60: this row has 24 numbers"):
+        sudoku.read(folder / "25x25_sample3_grp4.txt")
+
+
 @pytest.mark.parametrize("name", ["norvig/top95.txt", "norvig/hardest.txt"])
 def test_published_puzzles_are_unique(name: str) -> None:
     puzzles = sudoku.read(shared_file("data", "sudoku", name))

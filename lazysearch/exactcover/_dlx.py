@@ -72,6 +72,9 @@ class DLXEngine:
     k: cython.int[::1]
     d: cython.int[::1]
     replay_k: cython.int[::1]
+    alt: cython.int[::1]
+    score: cython.int[::1]
+    base: cython.int[::1]
     _pristine: object
 
     n_primary = cython.declare(cython.int, visibility="public")
@@ -84,6 +87,7 @@ class DLXEngine:
     leaf_kind = cython.declare(cython.int, visibility="public")
     bad_replay: cython.bint
     plain: cython.bint
+    least_constraining: cython.bint
     nodes = cython.declare(cython.longlong, visibility="public")
     solutions = cython.declare(cython.longlong, visibility="public")
 
@@ -93,6 +97,7 @@ class DLXEngine:
         secondary: int,
         option_items: Sequence[Sequence[int]],
         option_colors: Sequence[Sequence[int]],
+        least_constraining: bool = False,
     ) -> None:
         n: cython.int = primary + secondary
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
@@ -112,6 +117,18 @@ class DLXEngine:
         self.k = _buffers.zeros(depth, COMPILED)
         self.d = _buffers.zeros(depth, COMPILED)
         self.replay_k = _buffers.zeros(depth, COMPILED)
+        # Least constraining first: the options of a branching item are tried in the
+        # order of the sum of the squared lengths of their other items, least first,
+        # ties in list order.  (Squares rather than plain lengths: on the 25x25 sudoku
+        # samples the worst first-solution search fell from 3M+ nodes to 1.9M, and all
+        # the others to at most 6,100 nodes.)  Level ``t`` keeps its order in
+        # ``alt[base[t]:base[t+1]]``; an option sits in at most one level's list on the
+        # stack (choosing an item hides every other option of its list), so room for one
+        # entry per option is enough.
+        self.least_constraining = bool(least_constraining)
+        self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
+        self.score = _buffers.zeros(len(option_items) + 1, COMPILED)
+        self.base = _buffers.zeros(depth + 1, COMPILED)
         self._pristine = tuple(b[:] for b in buffers[1:])  # all but ``top``, which never changes
         self.level = 0
         self.floor = 0
@@ -275,6 +292,9 @@ class DLXEngine:
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
         replay_k: cython.int[::1] = self.replay_k
+        alt: cython.int[::1] = self.alt
+        score: cython.int[::1] = self.score
+        bases: cython.int[::1] = self.base
         n: cython.int = self.n_items
         level: cython.int = self.level
         floor: cython.int = self.floor
@@ -296,9 +316,13 @@ class DLXEngine:
         nxt: cython.int
         best: cython.int
         kk: cython.int
+        b: cython.int
+        s: cython.int
+        t: cython.int
         descend: cython.bint
         entering: cython.bint = self.state == ENTER
         plain: cython.bint = self.plain
+        lcv: cython.bint = self.least_constraining
 
         if self.state == DONE:
             return 0
@@ -352,9 +376,41 @@ class DLXEngine:
                             if kk >= best:
                                 self.bad_replay = True
                                 break
+                        if lcv:
+                            b = bases[level]
+                            if best > 1:
+                                # Order i's options by the sum of the squared lengths
+                                # of their other items (insertion sort: stable, and
+                                # the lists are short).
+                                q = xl
+                                t = 0
+                                while q != i:
+                                    s = 0
+                                    r = q + 1
+                                    while r != q:
+                                        jj = top[r]
+                                        if jj <= 0:
+                                            r = ulink[r]
+                                        else:
+                                            s += length[jj] * length[jj]
+                                            r += 1
+                                    u = b + t
+                                    while u > b and score[u - 1] > s:
+                                        alt[u] = alt[u - 1]
+                                        score[u] = score[u - 1]
+                                        u -= 1
+                                    alt[u] = q
+                                    score[u] = s
+                                    t += 1
+                                    q = dlink[q]
+                                xl = alt[b + kk]
+                                b += best
+                            bases[level + 1] = b
+                        else:
                             while kk > 0:
                                 xl = dlink[xl]
                                 kk -= 1
+                        if level < replay_end:
                             kk = replay_k[level]
                         xs[level] = xl
                         ks[level] = kk
@@ -370,7 +426,12 @@ class DLXEngine:
                     level -= 1
                     xl = xs[level]
                     i = top[xl]
-                    nxt = dlink[xl]
+                    if not lcv:
+                        nxt = dlink[xl]
+                    elif ks[level] + 1 < ds[level]:
+                        nxt = alt[bases[level] + ks[level] + 1]
+                    else:
+                        nxt = i
                     # C6: uncommit the other items of xl going left; when xl was the
                     # last option of i, go on to C7 and uncover i as well.
                     p = xl - 1
