@@ -7,6 +7,7 @@ collect_ignore = [
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/kakuro/_engine.py",
     "lazysearch/knights/_tour.py",
+    "lazysearch/puzzles/_tiling.py",
     "setup.py",
     "build",
 ]

@@ -20,3 +20,8 @@ def zeros(size: int, compiled: bool) -> object:
 def zeros64(size: int, compiled: bool) -> object:
     """``size`` zeros in a mutable 64-bit buffer."""
     return array.array("q", bytes(8 * size)) if compiled else [0] * size
+
+
+def words(values: list[int], compiled: bool) -> object:
+    """``values`` (each below ``2**64``) in a mutable unsigned 64-bit buffer."""
+    return array.array("Q", values) if compiled else list(values)

@@ -191,3 +191,72 @@ def test_copies_errors() -> None:
         polyomino.tile(board, [domino], copies={"D": 3})
     with pytest.raises(ValueError, match="distinct=True needs every piece used once"):
         polyomino.tile(board, [domino], copies={"D": 2}, distinct=True)
+
+
+def _bar_tilings(k: int, n: int) -> int:
+    """Tilings of k x n by 1 x k bars: the first column is one upright bar, or the ends
+    of k lying ones (a(n) = a(n-1) + a(n-k)), counted without any search."""
+    a = [1] * k
+    while len(a) <= n:
+        a.append(a[-1] + a[-k])
+    return a[n]
+
+
+@pytest.mark.parametrize("cols", [10, 11])
+def test_boards_over_64_cells_fall_back_to_dancing_links(cols: int) -> None:
+    # 6x10 (60 cells) runs on bitboards, 6x11 (66 cells) on dancing links.
+    bar = polyomino.piece("I", "IIIIII")
+    stream = tile(rectangle(6, cols), [bar], copies={"I": cols})
+    assert stream.search.problem.kind == ("tiling" if cols == 10 else "exact-cover")
+    assert stream.count() == _bar_tilings(6, cols)
+
+
+@pytest.mark.parametrize(
+    ("shape", "pieces", "copies", "distinct"),
+    [
+        (rectangle(3, 20), PENTOMINOES, None, False),
+        (rectangle(3, 20), PENTOMINOES, None, True),
+        (rectangle(4, 5), {"D": piece("D", "DD")}, {"D": 10}, False),
+        (rectangle(4, 4), TETROMINOES, {"O": 0, "I": 2, "S": 0, "T": 0, "L": 2}, False),
+        (
+            board("########\n###..###\n###..###\n########"),
+            TETROMINOES,
+            {"I": 2, "L": 2, "T": 0, "O": 2},
+            False,
+        ),
+    ],
+)
+def test_bitboards_and_dancing_links_find_the_same_tilings(
+    shape: polyomino.Board, pieces: object, copies: dict[str, int] | None, distinct: bool
+) -> None:
+    # The same tilings from both engines, each once; only the order differs.
+    fast = tile(shape, pieces, copies=copies, distinct=distinct)  # type: ignore[arg-type]
+    assert fast.search.problem.kind == "tiling"
+    cover = polyomino.tiling_problem(shape, pieces, copies=copies, distinct=distinct)  # type: ignore[arg-type]
+    links = {frozenset(t.pieces) for t in _decoded(shape, cover)}
+    found = [frozenset(t.pieces) for t in fast]
+    assert set(found) == links and len(found) == len(links) > 1
+
+
+def _decoded(shape: polyomino.Board, cover: object) -> list[Tiling]:
+    out = []
+    for solution in cover.solve():  # type: ignore[attr-defined]
+        placed = []
+        for j in solution:
+            label, *rest = cover.options[j]  # type: ignore[attr-defined]
+            name = label[0] if isinstance(label, tuple) else label
+            placed.append((name, frozenset(c for c in rest if c in shape.cells)))
+        out.append(Tiling(shape, tuple(sorted(placed, key=lambda p: (p[0], min(p[1]))))))
+    return out
+
+
+def test_a_tiling_search_resumes_splits_and_counts_in_parallel() -> None:
+    whole = list(tile(rectangle(4, 15), PENTOMINOES).take(40))
+    s = tile(rectangle(4, 15), PENTOMINOES)
+    head = s.take(13)
+    rest = tile(rectangle(4, 15), PENTOMINOES).resume(s.checkpoint()).take(27)
+    assert head + rest == whole
+    stream = tile(rectangle(3, 20), PENTOMINOES)
+    parts = [t for prefix in stream.subtrees(3) for t in stream.subtree(prefix)]
+    assert [str(t) for t in parts] == [str(t) for t in tile(rectangle(3, 20), PENTOMINOES)]
+    assert tile(rectangle(4, 15), PENTOMINOES, distinct=True).count(workers=2) == 368

@@ -9,10 +9,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from .. import _native
 from ..exactcover.problem import ExactCover
+from ..search import Search, fingerprint
 from ..stream import Solutions
+
+if TYPE_CHECKING:
+    from ..search import Engine
 
 Cell = tuple[int, int]
 
@@ -328,6 +333,11 @@ def _copy_order(
     return order, items
 
 
+def _anchor(plist: list[Piece]) -> Piece:
+    """The piece whose placements the symmetry cut thins out: the most symmetric."""
+    return min(plist, key=lambda p: (len(p.orientations()), p.name))
+
+
 def _symmetry_cut(
     board: Board,
     plist: list[Piece],
@@ -360,7 +370,7 @@ def _symmetry_cut(
             "distinct=True needs a piece that is used once and has no symmetry of its own "
             "(so that no tiling can be symmetric)"
         )
-    anchor = min(plist, key=lambda p: (len(p.orientations()), p.name))
+    anchor = _anchor(plist)
     helper = asymmetric[0] if asymmetric[0] is not anchor else asymmetric[-1]
     kept: list[tuple[Cell, ...]] = []
     anchor_cuts: list[list[object]] = []
@@ -401,12 +411,12 @@ def tile(
 
     >>> t = tile(rectangle(6, 10), PENTOMINOES).first()
     >>> print(t)
-    LLXFFTTTWW
-    LXXXFFTWWN
-    LUXUFZTWNN
-    LUUUYZZZNV
-    PPPYYYYZNV
-    PPIIIIIVVV
+    FIIIIIZUUU
+    FFFYZZZUXU
+    LFYYZNWXXX
+    LPPYTNWWXV
+    LPPYTNNWWV
+    LLPTTTNVVV
 
     Copies of a piece are interchangeable: swapping two of them is the same tiling, and
     it is found once (36 ways to tile 4x4 with dominoes).
@@ -418,6 +428,9 @@ def tile(
     problem = tiling_problem(
         board, pieces, rotate=rotate, reflect=reflect, distinct=distinct, copies=copies
     )
+    plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
+    first = _anchor(plist).name if distinct and len(board_symmetries(board)) > 1 else None
+    fast = BitboardTiling.of(board, problem, first)
 
     def decode(solution: tuple[int, ...]) -> Tiling:
         placed: list[tuple[str, frozenset[Cell]]] = []
@@ -428,4 +441,76 @@ def tile(
             placed.append((str(name), frozenset(cells)))
         return Tiling(board, tuple(sorted(placed, key=lambda p: (p[0], min(p[1])))))
 
-    return Solutions(problem.search(), decode)
+    return Solutions(Search(fast) if fast else problem.search(), decode)
+
+
+class BitboardTiling:
+    """A tiling problem in the form of the bitboard engine (:mod:`._tiling`): boards of
+    at most 64 cells.  Built from the exact cover, whose option numbers it keeps, so a
+    solution decodes the same way from either engine.
+
+    Copies of a piece are one piece with a count here (the engine never tells copies
+    apart, so it needs no order cut between them); the symmetry cut's secondary items
+    become bits.
+    """
+
+    kind = "tiling"
+
+    def __init__(
+        self,
+        cells: int,
+        anchored: tuple[tuple[tuple[int, int, int, int], ...], ...],
+        first: tuple[tuple[int, int, int, int], ...],
+        copies: tuple[int, ...],
+    ) -> None:
+        self.cells = cells
+        self.anchored = anchored
+        self.first = first
+        self.copies = copies
+
+    @classmethod
+    def of(cls, board: Board, cover: ExactCover, first: str | None) -> BitboardTiling | None:
+        """The bitboard form of ``cover`` (from :func:`tiling_problem`), or None when the
+        board is too big for one word.  ``first`` names a piece to place first."""
+        cuts = [item for item in cover.secondary if item[0] == "cut"]  # type: ignore[index]
+        if len(board.cells) > 64 or len(cuts) > 64:
+            return None
+        # Fill along the short side, so that a corner left empty is soon noticed.
+        across = board.rows <= board.cols
+        order = sorted(board.cells, key=lambda rc: (rc[1], rc[0]) if across else rc)
+        bit = {cell: 1 << i for i, cell in enumerate(order)}
+        cut_bit = {item: 1 << i for i, item in enumerate(cuts)}
+        names: dict[str, int] = {}
+        copies: list[int] = []
+        anchored: list[list[tuple[int, int, int, int]]] = [[] for _ in order]
+        leading: list[tuple[int, int, int, int]] = []
+        for j, (label, *rest) in enumerate(cover.options):
+            name, copy = label if isinstance(label, tuple) else (label, 1)
+            if name not in names:
+                names[name] = len(copies)
+                copies.append(0)
+            p = names[name]
+            copies[p] = max(copies[p], copy)
+            if copy != 1:
+                continue  # one copy's placements stand for all
+            mask = sum(bit[x] for x in rest if x in bit)
+            secondary = sum(cut_bit[x] for x in rest if x in cut_bit)
+            placement = (p, mask, secondary, j)
+            if name == first:
+                leading.append(placement)
+            else:
+                anchored[((mask & -mask).bit_length() - 1)].append(placement)
+        return cls(
+            len(order),
+            tuple(map(tuple, anchored)),
+            tuple(leading),
+            tuple(copies),
+        )
+
+    def engine(self) -> Engine:
+        module = _native.load("lazysearch.puzzles._tiling")
+        engine: Engine = module.TilingEngine(self.cells, self.anchored, self.first, self.copies)
+        return engine
+
+    def fingerprint(self) -> str:
+        return fingerprint((self.cells, self.anchored, self.first, self.copies))
