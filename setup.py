@@ -47,12 +47,20 @@ def extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:
         return []
-    return cythonize(
-        CORE,
-        language_level=3,
-        compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True},
-        quiet=True,
-    )
+    modules = []
+    for source in CORE:  # one at a time, so that one that fails does not stop the rest
+        try:
+            modules += cythonize(
+                [source],
+                language_level=3,
+                compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True},
+                quiet=True,
+            )
+        except Exception as exc:
+            print(
+                f"lazysearch: {source} not translated ({exc}); using plain Python", file=sys.stderr
+            )
+    return modules
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -35,6 +35,7 @@ _ENGINES = (
     "lazysearch.exactcover._dlx",
     "lazysearch.kakuro._engine",
     "lazysearch.knights._tour",
+    "lazysearch.puzzles._tiling",
 )
 _LAZY_MODULES = {
     "kakuro": "lazysearch.kakuro",
