@@ -76,7 +76,6 @@ class TilingEngine:
     replay_k: cython.int[::1]
 
     full: cython.ulonglong
-    n_cells: cython.int
     n_pieces: cython.int
     first_to: cython.int
     level = cython.declare(cython.int, visibility="public")
@@ -109,7 +108,6 @@ class TilingEngine:
                 placements.extend(sorted([g for g in group if g[0] == p], key=lambda g: g[3]))
         starts.append(len(placements))
         self.n_pieces = n_pieces
-        self.n_cells = cells
         self.full = (1 << cells) - 1
         self.first_to = len(first)
         self.piece = _buffers.ints([p[0] for p in placements], COMPILED)

@@ -428,8 +428,11 @@ def tile(
     problem = tiling_problem(
         board, pieces, rotate=rotate, reflect=reflect, distinct=distinct, copies=copies
     )
+    # The piece the symmetry cut thinned out goes first (distinct=True allows no copies,
+    # but a piece may be left out with copies 0).
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
-    first = _anchor(plist).name if distinct and len(board_symmetries(board)) > 1 else None
+    used = [p for p in plist if (copies or {}).get(p.name, 1) > 0]
+    first = _anchor(used).name if distinct and len(board_symmetries(board)) > 1 else None
     fast = BitboardTiling.of(board, problem, first)
 
     def decode(solution: tuple[int, ...]) -> Tiling:

@@ -318,6 +318,13 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
         )
     out = []
     width = len(_TOKEN.findall(lines[0][1]))
+    if width != n and all(len(_TOKEN.findall(line)) == width for _, line in lines):
+        raise ParseError(
+            f"a grid of {n} rows of {width} numbers is not square",
+            source=source,
+            line=lines[0][0],
+            column=1,
+        )
     for number, line in lines:
         tokens = list(_TOKEN.finditer(line))
         if len(tokens) != width:
@@ -326,13 +333,6 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
                 source=source,
                 line=number,
                 column=len(line.rstrip()) + 1,
-            )
-        if width != n:
-            raise ParseError(
-                f"a grid of {n} rows of {width} numbers is not square",
-                source=source,
-                line=lines[0][0],
-                column=1,
             )
         for token in tokens:
             word = token.group()
