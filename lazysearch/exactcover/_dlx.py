@@ -57,7 +57,9 @@ class DLXEngine:
 
     ``primary`` and ``secondary`` count the items; ``option_items[j]`` lists the items of
     option ``j`` (1-based item numbers, primary first) and ``option_colors[j]`` their
-    colours (``0`` for none).
+    colours (``0`` for none).  ``least_constraining`` is 0 for list order, or the power
+    ``p`` for trying options in the order of the sum of their other items' lengths to
+    the ``p``-th (see below).
     """
 
     top: cython.int[::1]
@@ -87,7 +89,7 @@ class DLXEngine:
     leaf_kind = cython.declare(cython.int, visibility="public")
     bad_replay: cython.bint
     plain: cython.bint
-    least_constraining: cython.bint
+    lcv_power: cython.int
     nodes = cython.declare(cython.longlong, visibility="public")
     solutions = cython.declare(cython.longlong, visibility="public")
 
@@ -97,7 +99,7 @@ class DLXEngine:
         secondary: int,
         option_items: Sequence[Sequence[int]],
         option_colors: Sequence[Sequence[int]],
-        least_constraining: bool = False,
+        least_constraining: int = 0,
     ) -> None:
         n: cython.int = primary + secondary
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
@@ -118,14 +120,15 @@ class DLXEngine:
         self.d = _buffers.zeros(depth, COMPILED)
         self.replay_k = _buffers.zeros(depth, COMPILED)
         # Least constraining first: the options of a branching item are tried in the
-        # order of the sum of the squared lengths of their other items, least first,
-        # ties in list order.  (Squares rather than plain lengths: on the 25x25 sudoku
-        # samples the worst first-solution search fell from 3M+ nodes to 1.9M, and all
-        # the others to at most 6,100 nodes.)  Level ``t`` keeps its order in
-        # ``alt[base[t]:base[t+1]]``; an option sits in at most one level's list on the
-        # stack (choosing an item hides every other option of its list), so room for one
-        # entry per option is enough.
-        self.least_constraining = bool(least_constraining)
+        # order of the sum of the lengths of their other items to the power p, least
+        # first, ties in list order.  (ExactCover uses squares: on the 25x25 sudoku
+        # samples the worst first-solution search fell from 3M+ nodes with plain
+        # lengths to 1.9M, and all the others to at most 6,100 nodes.  Sudoku races
+        # squares against cubes, which find that worst one in 310k.)  Level ``t`` keeps
+        # its order in ``alt[base[t]:base[t+1]]``; an option sits in at most one level's
+        # list on the stack (choosing an item hides every other option of its list), so
+        # room for one entry per option is enough.
+        self.lcv_power = least_constraining
         self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.score = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
@@ -317,12 +320,17 @@ class DLXEngine:
         best: cython.int
         kk: cython.int
         b: cython.int
-        s: cython.int
+        s: cython.longlong
         t: cython.int
         descend: cython.bint
         entering: cython.bint = self.state == ENTER
         plain: cython.bint = self.plain
-        lcv: cython.bint = self.least_constraining
+        lcv: cython.bint = self.lcv_power > 0
+        power: cython.int = self.lcv_power
+        w: cython.longlong
+        v: cython.longlong
+        _e: cython.int
+        big: cython.longlong
 
         if self.state == DONE:
             return 0
@@ -392,8 +400,15 @@ class DLXEngine:
                                         if jj <= 0:
                                             r = ulink[r]
                                         else:
-                                            s += length[jj] * length[jj]
+                                            w = length[jj]
+                                            v = w * w
+                                            for _e in range(2, power):
+                                                v *= w
+                                            s += w if power == 1 else v
                                             r += 1
+                                    big = 0x7FFFFFFF
+                                    if s > big:
+                                        s = big  # ``score`` holds ints: saturate
                                     u = b + t
                                     while u > b and score[u - 1] > s:
                                         alt[u] = alt[u - 1]
