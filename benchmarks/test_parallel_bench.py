@@ -48,3 +48,37 @@ def test_knights_6x6_all_directed(benchmark: Any, workers: int) -> None:
         knights.count_tours, args=(6,), kwargs={"workers": workers}, rounds=1, iterations=1
     )
     assert found == 6_637_920
+
+
+def test_knights_6x6_closed_ratio_interleaved(benchmark: Any) -> None:
+    """The 2-worker/1-worker ratio with the two counts taken in turn, pair after pair.
+
+    This machine's single-thread speed drifts (here the same 1-worker count takes 32 ms
+    for a while, then 48 ms), so the two groups above, timed one after the other, can
+    compare a fast spell with a slow one.  Taken in pairs, both sides see the same
+    spells; the medians and their ratio go to ``extra_info`` (the recorded time is the
+    whole loop's).
+    """
+    import statistics
+    import time
+
+    def pairs() -> tuple[float, float]:
+        one: list[float] = []
+        two: list[float] = []
+        for _ in range(40):
+            start = time.perf_counter()
+            assert knights.count_closed(6, workers=1) == 9862
+            middle = time.perf_counter()
+            assert knights.count_closed(6, workers=2) == 9862
+            two.append(time.perf_counter() - middle)
+            one.append(middle - start)
+        return statistics.median(one), statistics.median(two)
+
+    benchmark.group = "parallel: 6x6 closed tours, 1 and 2 workers in turn (40 pairs)"
+    knights.count_closed(6, workers=2)  # start the helper first
+    one, two = benchmark.pedantic(pairs, rounds=1, iterations=1)
+    benchmark.extra_info.update(
+        median_1_worker_ms=round(one * 1e3, 2),
+        median_2_workers_ms=round(two * 1e3, 2),
+        ratio=round(two / one, 3),
+    )

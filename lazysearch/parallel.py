@@ -45,6 +45,11 @@ SMALL_SPLIT = 32
 #: to even out at the end.
 BATCHES_PER_WORKER = 8
 
+#: Once no more than this many batches per process are left, a helper is handed its
+#: next batch only when it has none in hand (6x6 closed tours, 2 workers, 120 pairs
+#: taken in turn: median ratio 0.635 without, 0.611 with).
+TAIL_AHEAD = 2
+
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
@@ -71,7 +76,10 @@ def _count_beside_helpers(
         team.share(problem)
 
         def top_up(_: object = None) -> None:
-            team.feed(count_task, next_args, results.append, ahead)
+            # Near the end a helper holds no batch it has not begun: the caller, about
+            # to run dry, would otherwise wait for work it could have done.
+            near_end = len(queue) <= TAIL_AHEAD * (size + 1)
+            team.feed(count_task, next_args, results.append, 1 if near_end else ahead)
 
         top_up()
         while queue:

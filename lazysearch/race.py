@@ -82,6 +82,32 @@ class Race:
         return fingerprint(["race", self.slice, [p.fingerprint() for p in self.problems]])
 
 
+class _Through:
+    """An attribute of a :class:`RaceEngine` that is the winner's engine's.  While the
+    race runs it reads ``idle`` (the root, seen from outside) and writing that value
+    changes nothing; any other write first decides the race."""
+
+    def __init__(self, idle: int | None) -> None:
+        self.idle = idle
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, engine: RaceEngine | None, owner: type | None = None) -> Any:
+        if engine is None:
+            return self
+        if engine._runners and self.idle is not None:
+            return self.idle
+        return int(getattr(engine._active, self.name))
+
+    def __set__(self, engine: RaceEngine, value: int) -> None:
+        if engine._runners and value == self.idle:
+            return
+        engine._decide()
+        setattr(engine._active, self.name, value)
+
+
 class RaceEngine:
     """The engine of a :class:`Race`: the runners' engines in turn until one wins, then
     the winner's engine alone (every attribute and method passes through to it)."""
@@ -161,7 +187,7 @@ class RaceEngine:
 
     def replay(self, ks: list[int]) -> bool:
         if not ks:
-            return self.state == ENTER
+            return bool(self.state == ENTER)
         self._decide()
         return bool(self._active.replay(ks))
 
@@ -187,51 +213,11 @@ class RaceEngine:
     def solution(self) -> tuple[Any, ...]:
         return tuple(self._active.solution())
 
-    @property
-    def level(self) -> int:
-        return 0 if self._runners else int(self._active.level)
-
-    @level.setter
-    def level(self, value: int) -> None:
-        self._decide()
-        self._active.level = value
-
-    @property
-    def floor(self) -> int:
-        return 0 if self._runners else int(self._active.floor)
-
-    @floor.setter
-    def floor(self, value: int) -> None:
-        if value or not self._runners:
-            self._decide()
-            self._active.floor = value
-
-    @property
-    def state(self) -> int:
-        return ENTER if self._runners else int(self._active.state)
-
-    @state.setter
-    def state(self, value: int) -> None:
-        self._decide()
-        self._active.state = value
-
-    @property
-    def cut_depth(self) -> int:
-        return int(self._active.cut_depth)
-
-    @cut_depth.setter
-    def cut_depth(self, value: int) -> None:
-        self._decide()
-        self._active.cut_depth = value
-
-    @property
-    def leaf_kind(self) -> int:
-        return 0 if self._runners else int(self._active.leaf_kind)
-
-    @leaf_kind.setter
-    def leaf_kind(self, value: int) -> None:
-        self._decide()
-        self._active.leaf_kind = value
+    level = _Through(0)
+    floor = _Through(0)
+    state = _Through(ENTER)
+    cut_depth = _Through(None)
+    leaf_kind = _Through(0)
 
     @property
     def nodes(self) -> int:
