@@ -48,3 +48,10 @@ def test_kakuro_puzzles() -> None:
     assert "solutions: 1" in out
     assert "row 2: [8, 4, 9, 2]" in out
     assert "count: 1" in out
+
+
+def test_puzzles() -> None:
+    out = run("puzzles.py")
+    assert "solutions (at most 2 asked): 2" in out
+    assert "3x20 tilings: 8" in out and "3x20 up to symmetry: 2" in out
+    assert "Langford pairs of 7, each pair of reversals once: 26" in out
