@@ -148,10 +148,12 @@ def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) ->
                         1 + 3 * nn + b * n + (v - 1),
                     )
                 )
-    colours = tuple((0, 0, 0, 0) for _ in options)
+    items = tuple(options)
+    colours = tuple((0, 0, 0, 0) for _ in items)
     if n < 16:
-        return DLXProblem(4 * nn, 0, tuple(options), colours)
-    return Race(tuple(DLXProblem(4 * nn, 0, tuple(options), colours, True, p) for p in (2, 3)))
+        return DLXProblem(4 * nn, 0, items, colours)
+    # The runners share one tuple of options: built once, and pickled once to workers.
+    return Race(tuple(DLXProblem(4 * nn, 0, items, colours, True, p) for p in (2, 3)))
 
 
 def solve(
