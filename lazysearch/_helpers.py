@@ -3,9 +3,11 @@
 ``concurrent.futures.ProcessPoolExecutor`` hands work to its processes from a thread of
 its own.  While the caller counts (compiled code that keeps the GIL for milliseconds at
 a time), that thread waits for the GIL, so helpers that finish a batch sit idle: on a
-tree of a few milliseconds the caller ended up doing nearly everything.  Here the caller
-itself polls the pipes between its chunks of work (a system call, no GIL hand-over), so
-each helper gets its next batch as soon as the caller looks.
+tree of a few milliseconds the caller ended up doing nearly everything.  Here nobody
+hands work out while it runs: the caller sends every helper the same list of jobs once,
+and each process, the caller included, takes the next job not yet taken from a counter
+in memory shared by the team (:func:`claimed`), so no process waits for another to
+give it work, and at the end they differ by at most one job.
 
 The processes are started on first use and kept for later calls (a count of a few
 milliseconds is not swamped by starting processes); they are daemons, stopped at exit,
@@ -19,22 +21,41 @@ import atexit
 import gc
 import multiprocessing
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import LazysearchError
 
-#: Jobs handed to one helper at a time when they are short: the one it works on and one
-#: waiting, so that it does not idle between them.  (Long jobs go one at a time, so that
-#: the caller is never left idle while a helper still holds one it has not begun.)
-IN_FLIGHT = 2
+T = TypeVar("T")
+
+#: In a helper process: its team's shared counter of jobs taken (see :func:`claimed`).
+_team_counter: Any = None
 
 
-def _serve(conn: Connection) -> None:
+def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
+    """The jobs of ``jobs`` that this process takes, in order: each process of a team
+    iterating over the same list gets a different share, and together they get every
+    job once.  ``counter`` is the team's (:attr:`Helpers.counter`); a helper leaves it
+    out and uses its own team's."""
+    counter = _team_counter if counter is None else counter
+    lock = counter.get_lock()
+    while True:
+        with lock:
+            taken = counter.value
+            counter.value = taken + 1
+        if taken >= len(jobs):
+            return
+        yield jobs[taken]
+
+
+def _serve(conn: Connection, counter: Any) -> None:
     """A helper's loop: ``("set", value)`` keeps ``value`` (the problem, sent once per
     call); ``("run", function, args)`` answers ``(True, function(value, *args))`` or
-    ``(False, error)``; ``None`` or a closed pipe ends it."""
+    ``(False, error)``; ``None`` or a closed pipe ends it.  ``counter`` is the team's
+    shared count of jobs taken."""
+    global _team_counter
+    _team_counter = counter
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     # A forked helper inherits the caller's heap: left to the collector, every full
     # collection would walk (and so copy, page by page) all of it.
@@ -77,11 +98,13 @@ class Helpers:
 
     def __init__(self, size: int) -> None:
         context = multiprocessing.get_context()
+        #: How many jobs of the current list the team has taken (see :func:`claimed`).
+        self.counter = context.Value("q", 0)
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
         for _ in range(size):
             mine, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs,), daemon=True)
+            proc = context.Process(target=_serve, args=(theirs, self.counter), daemon=True)
             proc.start()
             theirs.close()
             self.conns.append(mine)
@@ -93,29 +116,16 @@ class Helpers:
         for conn in self.conns:
             _send(conn, ("set", value))
 
-    def feed(
-        self,
-        function: Callable[..., Any],
-        next_args: Callable[[], tuple[Any, ...] | None],
-        done: Callable[[Any], None],
-        ahead: int = IN_FLIGHT,
-    ) -> None:
-        """Collect what the helpers have finished (``done(answer)`` for each), then give
-        each helper with fewer than ``ahead`` jobs ``function`` with the arguments
-        ``next_args()`` returns (``None``: nothing left).  Never blocks for long."""
+    def start(self, function: Callable[..., Any], *args: Any) -> None:
+        """Start ``function(value, *args)`` in every helper, with the count of jobs taken
+        set back to 0: ``function`` is to take its jobs with :func:`claimed`."""
+        self.counter.value = 0
         for i, conn in enumerate(self.conns):
-            while self.busy[i] and conn.poll():
-                self.busy[i] -= 1
-                done(self._answer(conn))
-            while self.busy[i] < ahead:
-                args = next_args()
-                if args is None:
-                    break
-                _send(conn, ("run", function, args))
-                self.busy[i] += 1
+            _send(conn, ("run", function, args))
+            self.busy[i] += 1
 
     def drain(self, done: Callable[[Any], None]) -> None:
-        """Wait for every batch handed out, ``done(answer)`` for each."""
+        """Wait for every helper's answer, ``done(answer)`` for each."""
         for i, conn in enumerate(self.conns):
             while self.busy[i]:
                 self.busy[i] -= 1
@@ -159,7 +169,7 @@ def helpers(size: int) -> Helpers:
 
 
 def put_back(found: Helpers) -> None:
-    """Keep ``found`` for the next call (every batch handed out has been answered)."""
+    """Keep ``found`` for the next call (every job handed out has been answered)."""
     close_all()
     _kept[len(found.conns)] = found
 

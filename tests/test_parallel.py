@@ -133,6 +133,36 @@ def test_helpers_are_kept_for_the_next_count_of_the_same_size() -> None:
     assert _helpers._kept == {}
 
 
+def _taken_slowly(value: object, jobs: list[int], counter: Any = None) -> list[int]:
+    """The jobs this process takes, a fifth of a millisecond each (so all get some)."""
+    import time
+
+    from lazysearch import _helpers
+
+    taken = []
+    for job in _helpers.claimed(jobs, counter):
+        taken.append(job)
+        time.sleep(0.0002)
+    return taken
+
+
+def test_a_team_takes_every_job_exactly_once() -> None:
+    from lazysearch import _helpers
+
+    team = _helpers.Helpers(2)
+    try:
+        jobs = list(range(600))
+        for _ in range(2):  # the count of jobs taken starts again for each list
+            team.start(_taken_slowly, jobs)
+            shares = [_taken_slowly(None, jobs, team.counter)]
+            team.drain(shares.append)
+            assert sorted(job for share in shares for job in share) == jobs
+            assert all(share == sorted(share) for share in shares)
+            assert sum(1 for share in shares if share) >= 2  # shared out, not one alone
+    finally:
+        team.close()
+
+
 def _fails(value: object, text: str) -> None:
     raise ValueError(f"{text} with {value}")
 
@@ -143,8 +173,7 @@ def test_a_helper_error_reaches_the_caller() -> None:
     team = _helpers.Helpers(1)
     try:
         team.share("the problem")
-        jobs = iter([("bad input",)])
-        team.feed(_fails, lambda: next(jobs, None), lambda _: None)
+        team.start(_fails, "bad input")
         with pytest.raises(ValueError, match="bad input with the problem"):
             team.drain(lambda _: None)
     finally:
