@@ -29,6 +29,11 @@ from .errors import LazysearchError
 
 T = TypeVar("T")
 
+#: Seconds to wait for the team's counter, which a process holds for a microsecond: a
+#: longer wait means one died holding it (killed from outside), and the count fails
+#: with an error instead of hanging.
+LOCK_TIMEOUT = 10.0
+
 #: In a helper process: its team's shared counter of jobs taken (see :func:`claimed`).
 _team_counter: Any = None
 
@@ -41,9 +46,16 @@ def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
     counter = _team_counter if counter is None else counter
     lock = counter.get_lock()
     while True:
-        with lock:
+        if not lock.acquire(timeout=LOCK_TIMEOUT):
+            raise LazysearchError(
+                f"the team's count of jobs taken stayed locked for {LOCK_TIMEOUT} s "
+                "(a process died holding it)"
+            )
+        try:
             taken = counter.value
             counter.value = taken + 1
+        finally:
+            lock.release()
         if taken >= len(jobs):
             return
         yield jobs[taken]

@@ -163,6 +163,26 @@ def test_a_team_takes_every_job_exactly_once() -> None:
         team.close()
 
 
+def _hold_the_counter(value: object) -> bool:
+    from lazysearch import _helpers
+
+    return bool(_helpers._team_counter.get_lock().acquire())  # and never let go
+
+
+def test_a_counter_left_locked_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lazysearch import _helpers
+
+    team = _helpers.Helpers(1)
+    try:
+        team.start(_hold_the_counter)  # as a helper killed while holding it would
+        team.drain(lambda held: None)
+        monkeypatch.setattr(_helpers, "LOCK_TIMEOUT", 0.05)
+        with pytest.raises(LazysearchError, match="count of jobs taken stayed locked"):
+            next(_helpers.claimed([1, 2, 3], team.counter))
+    finally:
+        team.close()
+
+
 def _fails(value: object, text: str) -> None:
     raise ValueError(f"{text} with {value}")
 
