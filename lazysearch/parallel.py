@@ -16,7 +16,7 @@ import math
 import os
 import random
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -77,12 +77,9 @@ def _count_claimed(problem: Problem, tasks: list[Task]) -> tuple[int, int]:
     return count_task(problem, _helpers.claimed(tasks))
 
 
-def count_task(
-    problem: Problem, tasks: Iterable[Task], callback: Callable[[Search], object] | None = None
-) -> tuple[int, int]:
+def count_task(problem: Problem, tasks: Iterable[Task]) -> tuple[int, int]:
     """Count the solutions of each subtree ``(prefix, position, state)`` of ``tasks``
-    not yet passed at its position; returns the total and the nodes entered to find it.
-    ``callback`` is passed on to :meth:`Search.count`."""
+    not yet passed at its position; returns the total and the nodes entered to find it."""
     found = nodes = 0
     search: Search | None = None
     for prefix, position, state in tasks:
@@ -92,7 +89,7 @@ def count_task(
             search._move_to(prefix)
         if tuple(position) != tuple(prefix) or state != ENTER:
             search._restore(position, state)
-        found += search.count(callback)
+        found += search.count()
         nodes += search.stats.nodes
     return found, nodes
 
