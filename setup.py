@@ -14,6 +14,7 @@ from setuptools.command.build_ext import build_ext
 
 CORE = [
     "lazysearch/exactcover/_dlx.py",
+    "lazysearch/kakuro/_cdcl.py",
     "lazysearch/kakuro/_engine.py",
     "lazysearch/knights/_tour.py",
     "lazysearch/puzzles/_tiling.py",

@@ -143,3 +143,41 @@ def test_largest_each_solved_and_proved_unique(benchmark: Any, name: str, index:
         return len(boards)
 
     assert benchmark.pedantic(run, rounds=3, iterations=1) == 1
+
+
+def cpsat_first(puzzle: kakuro.Puzzle) -> dict[tuple[int, int], int]:
+    """CP-SAT, one worker, the model of :func:`cpsat_counts`: one solution."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
+    for cell, digit in puzzle.givens.items():
+        model.Add(x[cell] == digit)
+    for run in puzzle.runs:
+        cells = [x[c] for c in run.cells]
+        model.AddAllDifferent(cells)
+        model.Add(sum(cells) == run.total)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    return {cell: solver.Value(v) for cell, v in x.items()}
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "cp-sat"])
+def test_huge_first_solution(benchmark: Any, solver: str) -> None:
+    """MarcelGarus's huge.kakuro (101x31, 2,100 white cells, many solutions): a first
+    solution, read to verified.  lazysearch needs its SAT guide here (kakuro.guide)."""
+    path = SHARED / "backslash_marcelgarus" / "huge.kakuro"
+    if not path.exists():
+        pytest.skip(f"shared data not present: {path}")
+    if solver == "cp-sat" and importlib.util.find_spec("ortools") is None:
+        pytest.skip("ortools is not installed (pip install -e '.[bench]')")
+    benchmark.group = "kakuro: huge.kakuro, first solution"
+
+    def run() -> int:
+        puzzle = kakuro.read(path)
+        board = kakuro.solve(puzzle).first() if solver == "lazysearch" else cpsat_first(puzzle)
+        kakuro.verify(puzzle, board)
+        return len(board)
+
+    assert benchmark.pedantic(run, rounds=3 if solver == "lazysearch" else 1) == 2100

@@ -33,6 +33,7 @@ __version__ = "0.1.0"
 
 _ENGINES = (
     "lazysearch.exactcover._dlx",
+    "lazysearch.kakuro._cdcl",
     "lazysearch.kakuro._engine",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",

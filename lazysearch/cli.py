@@ -286,12 +286,15 @@ def _run(
     stream: Any,
     show: Callable[[int, Any], str],
     out: TextIO,
+    started: float | None = None,
 ) -> int:
     """Count or print the solutions of ``stream`` as the options ask: with a progress
-    bar, checkpoints and resumption when asked."""
+    bar, checkpoints and resumption when asked.  ``started``: when the work began (the
+    time reported counts from there; default now)."""
     from . import longrun
 
-    started = time.perf_counter()
+    if started is None:
+        started = time.perf_counter()
     if args.estimate:
         est = stream.estimate(samples=args.samples, seed=args.seed)
         print(
@@ -559,7 +562,8 @@ def _cmd_kakuro(args: argparse.Namespace) -> int:
             found = kakuro.solve(puzzle).count()
             print(f"{puzzle.name} {found}")
         else:
-            _run(args, kakuro.solve(puzzle), show, sys.stdout)
+            started = time.perf_counter()  # solve() may look for a guide (kakuro.guide)
+            _run(args, kakuro.solve(puzzle), show, sys.stdout, started)
     return EXIT_OK
 
 

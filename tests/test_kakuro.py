@@ -197,8 +197,9 @@ NOT_ONE: dict[str, int | None] = {
     "backslash_marcelgarus/small.kakuro": 6,
     "backslash_marcelgarus/big.kakuro": None,
 }
-#: Left out: MarcelGarus's huge.kakuro (101x31, 2100 white cells, many solutions): the
-#: search does not reach a first solution in reasonable time (see docs/kakuro.md).
+#: Left out: MarcelGarus's huge.kakuro (101x31, 2100 white cells, many solutions), whose
+#: first solution takes a SAT search that runs for minutes as plain Python; it has its own
+#: test, compiled only, in test_kakuro_guide.py.
 SINGLE_FILES = sorted(
     str(p.relative_to(DATA))
     for p in DATA.glob("*/**/*")

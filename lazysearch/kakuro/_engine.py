@@ -22,6 +22,12 @@ once), trying its digits smallest first.  A node whose propagation failed has no
 a node where every domain holds one digit is a solution (every run is consistent, so its
 digits are distinct and add up).  The domains at a node depend only on the choices above
 it, so the tree is the same however a node is reached.
+
+A *guide* (a digit per cell, usually a solution found by :mod:`._cdcl`) changes only the
+order of the children: a cell's guide digit, when still in its domain, is tried first.
+The nodes of the tree stay the same; when the guide is a solution the first path leads
+straight to it, since propagation never removes a digit of a solution that agrees with
+every choice made.
 """
 
 from __future__ import annotations
@@ -102,6 +108,7 @@ class KakuroEngine:
     bmark: cython.longlong[::1]
     layer: cython.int[::1]
     support: cython.int[::1]
+    guide: cython.int[::1]
 
     stamp: cython.longlong
     n: cython.int
@@ -119,8 +126,18 @@ class KakuroEngine:
     nodes = cython.declare(cython.longlong, visibility="public")
     solutions = cython.declare(cython.longlong, visibility="public")
 
-    def __init__(self, n: int, runs: Sequence[tuple[Sequence[int], int, int]]):
+    def __init__(
+        self,
+        n: int,
+        runs: Sequence[tuple[Sequence[int], int, int]],
+        guide: Sequence[int] = (),
+    ):
         self.n = n
+        # A digit per cell tried before the others (0, or no guide: smallest first).
+        self.guide = _buffers.ints(
+            [1 << (d - 1) if 1 <= d <= 9 else 0 for d in guide] + [0] * (n + 1 - len(guide)),
+            COMPILED,
+        )
         self.n_runs = len(runs)
         self.popcount, self.nth = _shared_tables()
         rstart = [0]
@@ -387,6 +404,7 @@ class KakuroEngine:
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
         replay_k: cython.int[::1] = self.replay_k
+        guide: cython.int[::1] = self.guide
         n: cython.int = self.n
         level: cython.int = self.level
         floor: cython.int = self.floor
@@ -397,6 +415,7 @@ class KakuroEngine:
         found: cython.longlong = 0
         b: cython.int = 0
         kk: cython.int
+        g: cython.int
         c: cython.int
         s: cython.int
         x: cython.int
@@ -489,7 +508,13 @@ class KakuroEngine:
             tcell[t] = c
             tdom[t] = dom[c]
             self.trail = t + 1
-            dom[c] = 1 << (nth[maskat[level] * 9 + ks[level]] - 1)
+            g = guide[c] & maskat[level]
+            if g == 0:
+                dom[c] = 1 << (nth[maskat[level] * 9 + ks[level]] - 1)
+            elif ks[level] == 0:
+                dom[c] = g
+            else:
+                dom[c] = 1 << (nth[(maskat[level] & ~g) * 9 + ks[level] - 1] - 1)
             waiting = 0
             for s in range(2):
                 x = cellruns[2 * c + s]

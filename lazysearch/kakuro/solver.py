@@ -19,6 +19,7 @@ from .. import _native
 from ..errors import InvalidSolutionError
 from ..search import Search, fingerprint
 from ..stream import Solutions
+from . import guide
 from .formats import read, write_grid
 from .puzzle import Cell, Puzzle
 
@@ -59,17 +60,28 @@ class Filling(dict[Cell, int]):
 class KakuroProblem:
     """A puzzle as the engine sees it: the number of empty cells, and for each run its
     empty cells (by number), the sum they must make and the mask of digits its givens
-    use.  Plain data, so it pickles to worker processes."""
+    use.  Plain data, so it pickles to worker processes.
 
-    __slots__ = ("_fingerprint", "n", "runs")
+    ``guide``: a digit per cell that the tree tries first (see :mod:`.guide`); ``()``
+    for smallest first; ``None`` (the default) to work it out when the first engine is
+    built (once; it is then pickled with the problem).
+    """
 
-    def __init__(self, n: int, runs: tuple[tuple[tuple[int, ...], int, int], ...]) -> None:
+    __slots__ = ("_fingerprint", "guide", "n", "runs")
+
+    def __init__(
+        self,
+        n: int,
+        runs: tuple[tuple[tuple[int, ...], int, int], ...],
+        guide: tuple[int, ...] | None = None,
+    ) -> None:
         self.n = n
         self.runs = runs
+        self.guide = guide
         self._fingerprint: str | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:
-        return self.n, self.runs
+        return self.n, self.runs, self.guide
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.__init__(*state)  # type: ignore[misc]
@@ -78,14 +90,24 @@ class KakuroProblem:
     def kind(self) -> str:
         return "kakuro"
 
+    def order(self) -> tuple[int, ...]:
+        """The guide, worked out on first use."""
+        if self.guide is None:
+            self.guide = guide.find(self)
+        return self.guide
+
     def engine(self) -> Engine:
         module = _native.load("lazysearch.kakuro._engine")
-        engine: Engine = module.KakuroEngine(self.n, self.runs)
+        engine: Engine = module.KakuroEngine(self.n, self.runs, self.order())
         return engine
 
     def fingerprint(self) -> str:
+        """Names the tree: the puzzle, and the guide when there is one (it orders the
+        children, so positions depend on it)."""
         if self._fingerprint is None:
-            self._fingerprint = fingerprint(self.__getstate__())
+            order = self.order()
+            state = (self.n, self.runs, order) if order else (self.n, self.runs)
+            self._fingerprint = fingerprint(state)
         return self._fingerprint
 
 
@@ -119,7 +141,9 @@ def solve(puzzle: Puzzle | str | os.PathLike[str]) -> Solutions[Filling]:
     (1 2 over 2 1, and 2 1 over 1 2.)  ``puzzle`` is a :class:`Puzzle`, or a path or
     text that :func:`read` reads (it must hold one puzzle).  The engine keeps every
     run arc consistent and branches on the cell with the fewest digits left (see
-    docs/kakuro.md); a puzzle with no solution gives an empty stream.
+    docs/kakuro.md); a puzzle with no solution gives an empty stream.  When that tree
+    finds no first solution in :data:`.guide.DIVE_NODES` nodes, a SAT search looks
+    for one before this returns, and the tree visits it first (:mod:`.guide`).
 
     Raises
     ------

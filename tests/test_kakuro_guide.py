@@ -1,0 +1,261 @@
+"""The SAT search behind kakuro guides, and the guided tree: same solutions, guide first."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazysearch import _native, compiled, kakuro
+from lazysearch.kakuro import Puzzle, guide
+from lazysearch.kakuro._engine import COMBOS
+from lazysearch.kakuro.solver import KakuroProblem, problem
+from lazysearch.parallel import count
+from tests.helpers import shared_file
+
+
+@pytest.fixture(params=["compiled", "source"])
+def sat(request: pytest.FixtureRequest) -> ModuleType:
+    """The SAT module as the engines load it, and its plain-Python source beside it."""
+    if request.param == "source":
+        return _native.load_source("lazysearch.kakuro._cdcl")
+    return _native.load("lazysearch.kakuro._cdcl")
+
+
+def satisfied(clauses: list[list[int]], model: list[bool]) -> bool:
+    return all(any(model[lit >> 1] != bool(lit & 1) for lit in clause) for clause in clauses)
+
+
+def brute_force_sat(n: int, clauses: list[list[int]]) -> bool:
+    assignments = itertools.product((False, True), repeat=n)
+    return any(satisfied(clauses, list(bits)) for bits in assignments)
+
+
+def pigeonhole(holes: int) -> tuple[int, list[list[int]]]:
+    """``holes + 1`` pigeons, each in some hole, no two in one: unsatisfiable."""
+    var = {(p, h): p * holes + h for p in range(holes + 1) for h in range(holes)}
+    clauses = [[2 * var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(holes + 1), 2):
+            clauses.append([2 * var[p, h] + 1, 2 * var[q, h] + 1])
+    return len(var), clauses
+
+
+def test_luby_sequence(sat: ModuleType) -> None:
+    assert [sat.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.lists(st.integers(0, 2 * n - 1), min_size=0, max_size=4),
+                min_size=1,
+                max_size=40,
+            ),
+        )
+    )
+)
+def test_answers_agree_with_brute_force(case: tuple[int, list[list[int]]]) -> None:
+    n, clauses = case
+    for module in (
+        _native.load("lazysearch.kakuro._cdcl"),
+        _native.load_source("lazysearch.kakuro._cdcl"),
+    ):
+        solver = module.Solver(n)
+        for clause in clauses:
+            solver.add_clause(clause)
+        answer = solver.solve(0)
+        assert answer == (module.SAT if brute_force_sat(n, clauses) else module.UNSAT)
+        if answer == module.SAT:
+            assert satisfied(clauses, solver.model())
+
+
+def test_pigeonhole_is_refuted_and_a_budget_stops_early(sat: ModuleType) -> None:
+    n, clauses = pigeonhole(6)
+    solver = sat.Solver(n)
+    for clause in clauses:
+        solver.add_clause(clause)
+    assert solver.solve(0) == sat.UNSAT
+    assert solver.conflicts > 0
+    short = sat.Solver(n)
+    for clause in clauses:
+        short.add_clause(clause)
+    assert short.solve(3) == sat.UNKNOWN
+    assert short.conflicts == 3
+
+
+def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
+    with pytest.raises(ValueError, match="literal 6 is not one of the 3 variables"):
+        sat.Solver(3).add_clause([0, 6])
+
+
+# -- the kakuro clauses ------------------------------------------------------------------
+
+
+def block_puzzle(digits: list[list[int]]) -> Puzzle:
+    """A rectangle of white cells under a clue row and column, summing to ``digits``."""
+    rows, cols = len(digits), len(digits[0])
+    white = {(r + 1, c + 1) for r in range(rows) for c in range(cols)}
+    across = {(r + 1, 0): sum(digits[r]) for r in range(rows)}
+    down = {(0, c + 1): sum(digits[r][c] for r in range(rows)) for c in range(cols)}
+    return Puzzle(rows + 1, cols + 1, white=white, across=across, down=down)
+
+
+@st.composite
+def blocks(draw: st.DrawFn) -> Puzzle:
+    """A block of up to 2x3 cells from digits distinct along rows and columns."""
+    rows, cols = draw(st.integers(1, 2)), draw(st.integers(2, 3))
+    digits: list[list[int]] = []
+    for r in range(rows):
+        row: list[int] = []
+        for c in range(cols):
+            taken = set(row) | {digits[q][c] for q in range(r)}
+            row.append(draw(st.sampled_from([d for d in range(1, 10) if d not in taken])))
+        digits.append(row)
+    return block_puzzle(digits)
+
+
+def sat_fillings(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    """Every model of the puzzle's clauses, each then forbidden, as digits by cell."""
+    sat = _native.load("lazysearch.kakuro._cdcl")
+    prob, _ = problem(puzzle)
+    found: set[tuple[int, ...]] = set()
+    while True:
+        combos = [[m for m in COMBOS[len(cs)][t] if not m & u] for cs, t, u in prob.runs]
+        solver = sat.Solver(9 * prob.n + sum(map(len, combos)))
+        solver.add_cells(prob.n)
+        first = 9 * prob.n
+        for (cells, _, _), masks in zip(prob.runs, combos, strict=True):
+            solver.add_run(list(cells), masks, first)
+            first += len(masks)
+        for digits in found:
+            solver.add_clause([2 * (9 * c + d - 1) + 1 for c, d in enumerate(digits)])
+        if solver.solve(0) != sat.SAT:
+            return found
+        model = solver.model()
+        digits = tuple(next(d + 1 for d in range(9) if model[9 * c + d]) for c in range(prob.n))
+        assert sum(model[9 * c + d] for c in range(prob.n) for d in range(9)) == prob.n
+        found.add(digits)
+
+
+@settings(max_examples=25, deadline=None)
+@given(blocks())
+def test_the_clauses_have_exactly_the_puzzles_fillings(puzzle: Puzzle) -> None:
+    _, cells = problem(puzzle)
+    tree = {tuple(board[c] for c in cells) for board in kakuro.solve(puzzle)}
+    assert sat_fillings(puzzle) == tree
+
+
+def test_no_filling_no_model() -> None:
+    # Two cells adding up to 3 across, 3 and 4 down, under a row that needs 4 + 4.
+    puzzle = Puzzle(
+        3,
+        3,
+        white={(1, 1), (1, 2), (2, 1), (2, 2)},
+        across={(1, 0): 3, (2, 0): 8},
+        down={(0, 1): 3, (0, 2): 4},
+    )
+    assert kakuro.solve(puzzle).count() == 0
+    assert guide.sat_filling(problem(puzzle)[0]) == ()
+
+
+# -- the guided tree ---------------------------------------------------------------------
+
+# Every row and column adds up to 6: its fillings are the 12 latin squares of 1, 2, 3.
+BLOCK = block_puzzle([[1, 2, 3], [2, 3, 1], [3, 1, 2]])
+
+
+def guided(puzzle: Puzzle) -> tuple[KakuroProblem, list[tuple[int, int]]]:
+    prob, cells = problem(puzzle)
+    prob.guide = guide.find(prob, dive=0)
+    return prob, cells
+
+
+def test_a_plain_tree_finds_its_first_solution_without_a_guide() -> None:
+    prob, _ = problem(BLOCK)
+    assert guide.find(prob) == ()
+    assert prob.order() == ()
+
+
+def test_the_guide_comes_first_and_the_solutions_stay_the_same() -> None:
+    plain, cells = problem(BLOCK)
+    prob, _ = guided(BLOCK)
+    assert len(prob.guide or ()) == prob.n
+    from lazysearch.search import Search
+
+    plain_solutions = list(Search(plain))
+    guided_solutions = list(Search(prob))
+    assert guided_solutions[0] == prob.guide != plain_solutions[0]
+    assert sorted(guided_solutions) == sorted(plain_solutions)
+    assert len(plain_solutions) == len(set(plain_solutions)) == 12
+    for digits in guided_solutions:
+        kakuro.verify(BLOCK, dict(zip(cells, digits, strict=True)))
+    # The nodes are the same, in another order.
+    a, b = Search(plain), Search(prob)
+    a.count()
+    b.count()
+    assert a.stats.nodes == b.stats.nodes
+
+
+def test_the_guide_names_the_tree_and_travels_with_the_problem() -> None:
+    plain, _ = problem(BLOCK)
+    prob, _ = guided(BLOCK)
+    assert prob.fingerprint() != plain.fingerprint()
+    copy = pickle.loads(pickle.dumps(prob))
+    assert copy.guide == prob.guide and copy.fingerprint() == prob.fingerprint()
+    # A checkpoint of the guided tree resumes in the guided tree only.
+    from lazysearch import CheckpointError
+    from lazysearch.search import Search
+
+    search = Search(prob)
+    first = next(search)
+    checkpoint = search.checkpoint()
+    rest = list(search)
+    assert list(Search(copy).resume(checkpoint)) == rest
+    assert first == prob.guide
+    with pytest.raises(CheckpointError):
+        Search(plain).resume(checkpoint)
+
+
+def test_guided_subtrees_and_parallel_counts_agree() -> None:
+    from lazysearch.search import Search
+
+    prob, _ = guided(BLOCK)
+    total = Search(problem(BLOCK)[0]).count()
+    parts = Search(prob).subtrees(2)
+    assert sum(Search(prob, p).count() for p in parts) == total
+    assert count(Search(prob), workers=2) == total
+
+
+def test_solve_asks_for_a_guide_when_the_dive_finds_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guide, "DIVE_NODES", 0)
+    stream = kakuro.solve(BLOCK)
+    prob = stream.search.problem
+    assert isinstance(prob, KakuroProblem) and prob.guide
+    board = stream.first()
+    _, cells = problem(BLOCK)
+    assert tuple(board[c] for c in cells) == prob.guide
+
+
+def test_huge_gets_a_first_solution() -> None:
+    """MarcelGarus's huge.kakuro (101x31, 2,100 white cells): the plain tree finds no
+    first solution in millions of nodes; the guided one goes straight to it."""
+    path = shared_file("data", "kakuro", "backslash_marcelgarus", "huge.kakuro")
+    if not compiled():
+        pytest.skip("the SAT search takes minutes as plain Python")
+    puzzle = kakuro.read(path)
+    stream = kakuro.solve(puzzle)
+    boards = stream.take(2)
+    for board in boards:
+        kakuro.verify(puzzle, board)
+    assert len(boards) == 2 and boards[0] != boards[1]
+    assert stream.search.stats.nodes < 2 * len(puzzle.white)
