@@ -83,6 +83,22 @@ def lazysearch_counts(puzzles: list[kakuro.Puzzle]) -> tuple[int, int]:
     return right, checked
 
 
+def cpsat_model(puzzle: kakuro.Puzzle) -> tuple[Any, dict[tuple[int, int], Any]]:
+    """A CP-SAT model of ``puzzle``: a variable 1..9 per white cell, the givens fixed,
+    AllDifferent plus a linear sum per run."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
+    for cell, digit in puzzle.givens.items():
+        model.Add(x[cell] == digit)
+    for run in puzzle.runs:
+        cells = [x[c] for c in run.cells]
+        model.AddAllDifferent(cells)
+        model.Add(sum(cells) == run.total)
+    return model, x
+
+
 def cpsat_counts(puzzles: list[kakuro.Puzzle]) -> tuple[int, int]:
     """CP-SAT, one worker: AllDifferent plus a linear sum per run; solve, then forbid the
     solution found and solve again (twice for the puzzle with two solutions)."""
@@ -90,14 +106,7 @@ def cpsat_counts(puzzles: list[kakuro.Puzzle]) -> tuple[int, int]:
 
     right = checked = 0
     for puzzle in puzzles:
-        model = cp_model.CpModel()
-        x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
-        for cell, digit in puzzle.givens.items():
-            model.Add(x[cell] == digit)
-        for run in puzzle.runs:
-            cells = [x[c] for c in run.cells]
-            model.AddAllDifferent(cells)
-            model.Add(sum(cells) == run.total)
+        model, x = cpsat_model(puzzle)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         found = 0
@@ -146,17 +155,10 @@ def test_largest_each_solved_and_proved_unique(benchmark: Any, name: str, index:
 
 
 def cpsat_first(puzzle: kakuro.Puzzle) -> dict[tuple[int, int], int]:
-    """CP-SAT, one worker, the model of :func:`cpsat_counts`: one solution."""
+    """CP-SAT, one worker, the model of :func:`cpsat_model`: one solution."""
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
-    x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
-    for cell, digit in puzzle.givens.items():
-        model.Add(x[cell] == digit)
-    for run in puzzle.runs:
-        cells = [x[c] for c in run.cells]
-        model.AddAllDifferent(cells)
-        model.Add(sum(cells) == run.total)
+    model, x = cpsat_model(puzzle)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     assert solver.Solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)

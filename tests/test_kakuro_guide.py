@@ -163,7 +163,29 @@ def test_no_filling_no_model() -> None:
         down={(0, 1): 3, (0, 2): 4},
     )
     assert kakuro.solve(puzzle).count() == 0
-    assert guide.sat_filling(problem(puzzle)[0]) == ()
+    prob = problem(puzzle)[0]
+    assert guide.sat_filling(prob) == ()
+    assert guide.find(prob) == guide.find(prob, dive=0) == ()
+
+
+def test_the_root_domains_are_facts_for_the_sat_search() -> None:
+    # A given 3 in the corner leaves the block's other cells fewer digits at the root.
+    puzzle = Puzzle(
+        4,
+        4,
+        white={(r, c) for r in (1, 2, 3) for c in (1, 2, 3)},
+        across={(r, 0): 6 for r in (1, 2, 3)},
+        down={(0, c): 6 for c in (1, 2, 3)},
+        givens={(1, 1): 3},
+    )
+    prob, cells = problem(puzzle)
+    engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(prob.n, prob.runs)
+    domains = engine.domains()
+    assert domains[cells.index((1, 2))] == 0b11  # 1 or 2 beside the given 3
+    filling = guide.sat_filling(prob, domains)
+    assert all(domains[c] >> (d - 1) & 1 for c, d in enumerate(filling))
+    board = dict(zip(cells, filling, strict=True)) | puzzle.givens
+    kakuro.verify(puzzle, board)
 
 
 # -- the guided tree ---------------------------------------------------------------------

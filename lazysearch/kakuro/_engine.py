@@ -379,6 +379,10 @@ class KakuroEngine:
     def degrees(self) -> list[int]:
         return [self.d[t] for t in range(self.level)]
 
+    def domains(self) -> list[int]:
+        """The mask of digits each empty cell may still take, by cell number."""
+        return [self.dom[t] for t in range(self.n)]
+
     def solution(self) -> tuple[int, ...]:
         """The digit of each empty cell, by cell number."""
         return tuple(self.nth[self.dom[t] * 9] for t in range(self.n))

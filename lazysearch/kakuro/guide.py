@@ -32,14 +32,20 @@ if TYPE_CHECKING:
 
 #: Nodes the plain tree gets to find a first solution before the SAT search is asked.
 DIVE_NODES = 2_000
-#: Conflicts the SAT search gets (``huge.kakuro`` needs 43,527, about 2 s compiled); past
-#: that the plain order is kept.
+#: Conflicts the SAT search gets (``huge.kakuro`` needs 10,416, about 0.5 s compiled);
+#: past that the plain order is kept.
 MAX_CONFLICTS = 1_000_000
 
 
-def sat_filling(problem: KakuroProblem, max_conflicts: int = MAX_CONFLICTS) -> tuple[int, ...]:
+def sat_filling(
+    problem: KakuroProblem,
+    domains: list[int] | None = None,
+    max_conflicts: int = MAX_CONFLICTS,
+) -> tuple[int, ...]:
     """A filling of the empty cells (a digit per cell) found by the SAT search, or
     ``()`` when there is none or none was found within ``max_conflicts`` conflicts.
+    ``domains``: what the tree's root propagation left each cell (a 9-bit mask), given
+    to the SAT search as facts (on ``huge.kakuro``: 10,416 conflicts instead of 43,527).
 
     The clauses (:meth:`._cdcl.Solver.add_cells`, :meth:`~._cdcl.Solver.add_run`):
     variable ``9 * c + d`` says that cell ``c`` holds digit ``d + 1``, and each run has
@@ -54,6 +60,10 @@ def sat_filling(problem: KakuroProblem, max_conflicts: int = MAX_CONFLICTS) -> t
         for cells, total, used in problem.runs
     ]
     solver = sat.Solver(9 * problem.n + sum(map(len, combos)))
+    for c, mask in enumerate(domains or ()):
+        for d in range(9):
+            if not mask >> d & 1:
+                solver.add_clause([2 * (9 * c + d) + 1])
     solver.add_cells(problem.n)
     first = 9 * problem.n
     for (cells, _, _), masks in zip(problem.runs, combos, strict=True):
@@ -72,9 +82,9 @@ def find(problem: KakuroProblem, dive: int | None = None) -> tuple[int, ...]:
     the SAT search at once."""
     if dive is None:
         dive = DIVE_NODES
-    if dive > 0:
-        module = _native.load("lazysearch.kakuro._engine")
-        engine = module.KakuroEngine(problem.n, problem.runs)
-        if engine.run(1, dive) or engine.state == module.DONE:
-            return ()
-    return sat_filling(problem)
+    module = _native.load("lazysearch.kakuro._engine")
+    engine = module.KakuroEngine(problem.n, problem.runs)
+    domains = engine.domains()
+    if dive > 0 and (engine.run(1, dive) or engine.state == module.DONE):
+        return ()
+    return sat_filling(problem, domains)
