@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from lazysearch import _native, compiled, kakuro
 from lazysearch.kakuro import Puzzle, guide
-from lazysearch.kakuro._engine import COMBOS
+from lazysearch.kakuro._engine import COMBOS, REFUTED
 from lazysearch.kakuro.solver import KakuroProblem, problem
 from lazysearch.parallel import count
 from tests.helpers import shared_file
@@ -91,6 +91,20 @@ def test_pigeonhole_is_refuted_and_a_budget_stops_early(sat: ModuleType) -> None
     assert short.conflicts == 3
 
 
+def test_forgetting_learnt_clauses_keeps_the_answers(
+    sat: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sat, "KEEP_LEARNT", 5)
+    n, clauses = pigeonhole(6)
+    solver = sat.Solver(n)
+    for clause in clauses:
+        solver.add_clause(clause)
+    assert solver.solve(0) == sat.UNSAT
+    assert solver.forgotten > 0
+    # The latin-square block with one filling forbidden at a time: 12 models, then none.
+    assert len(sat_fillings(BLOCK, sat)) == 12 == kakuro.solve(BLOCK).count()
+
+
 def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
     with pytest.raises(ValueError, match="literal 6 is not one of the 3 variables"):
         sat.Solver(3).add_clause([0, 6])
@@ -122,9 +136,9 @@ def blocks(draw: st.DrawFn) -> Puzzle:
     return block_puzzle(digits)
 
 
-def sat_fillings(puzzle: Puzzle) -> set[tuple[int, ...]]:
+def sat_fillings(puzzle: Puzzle, sat: ModuleType | None = None) -> set[tuple[int, ...]]:
     """Every model of the puzzle's clauses, each then forbidden, as digits by cell."""
-    sat = _native.load("lazysearch.kakuro._cdcl")
+    sat = sat or _native.load("lazysearch.kakuro._cdcl")
     prob, _ = problem(puzzle)
     found: set[tuple[int, ...]] = set()
     while True:
@@ -164,28 +178,58 @@ def test_no_filling_no_model() -> None:
     )
     assert kakuro.solve(puzzle).count() == 0
     prob = problem(puzzle)[0]
-    assert guide.sat_filling(prob) == ()
-    assert guide.find(prob) == guide.find(prob, dive=0) == ()
+    assert guide.sat_filling(prob) == REFUTED
+    # The root's propagation already fails: the dive ends the tree, no SAT search.
+    assert guide.find(prob) == ()
+    assert guide.find(prob, dive=0) == REFUTED
 
 
-def test_the_root_domains_are_facts_for_the_sat_search() -> None:
-    # A given 3 in the corner leaves the block's other cells fewer digits at the root.
-    puzzle = Puzzle(
-        4,
-        4,
-        white={(r, c) for r in (1, 2, 3) for c in (1, 2, 3)},
-        across={(r, 0): 6 for r in (1, 2, 3)},
-        down={(0, c): 6 for c in (1, 2, 3)},
-        givens={(1, 1): 3},
+def sum_mismatch(across: list[int], down: list[int]) -> Puzzle:
+    """A block whose row sums and column sums add up to different totals: no filling."""
+    rows, cols = len(across), len(down)
+    assert sum(across) != sum(down)
+    return Puzzle(
+        rows + 1,
+        cols + 1,
+        white={(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)},
+        across={(r + 1, 0): total for r, total in enumerate(across)},
+        down={(0, c + 1): total for c, total in enumerate(down)},
     )
-    prob, cells = problem(puzzle)
-    engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(prob.n, prob.runs)
-    domains = engine.domains()
-    assert domains[cells.index((1, 2))] == 0b11  # 1 or 2 beside the given 3
-    filling = guide.sat_filling(prob, domains)
-    assert all(domains[c] >> (d - 1) & 1 for c, d in enumerate(filling))
-    board = dict(zip(cells, filling, strict=True)) | puzzle.givens
-    kakuro.verify(puzzle, board)
+
+
+def plain_nodes(puzzle: Puzzle) -> int:
+    from lazysearch.search import Search
+
+    prob = problem(puzzle)[0]
+    search = Search(KakuroProblem(prob.n, prob.runs, ()))
+    assert search.count() == 0
+    return search.stats.nodes
+
+
+def test_a_puzzle_the_sat_search_refutes_is_a_dead_end_root(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    puzzle = sum_mismatch([8, 18], [8, 11, 9])  # 26 across, 28 down
+    assert plain_nodes(puzzle) == 5
+    monkeypatch.setattr(guide, "DIVE_NODES", 2)
+    stream = kakuro.solve(puzzle)
+    prob = stream.search.problem
+    assert isinstance(prob, KakuroProblem) and prob.guide == REFUTED
+    assert stream.count() == 0
+    assert stream.search.stats.nodes == 1
+
+
+def test_a_refuted_puzzle_past_the_dive() -> None:
+    """Found by a random search over 3x4 blocks: the plain tree walks 2,406 nodes to
+    show there is no filling; the SAT search (about 10,000 conflicts, a minute as plain
+    Python) proves it, and the tree is one dead end."""
+    if not compiled():
+        pytest.skip("the SAT search takes a minute as plain Python")
+    puzzle = sum_mismatch([18, 20, 18], [14, 12, 12, 16])
+    assert plain_nodes(puzzle) == 2406 > guide.DIVE_NODES
+    stream = kakuro.solve(puzzle)
+    assert stream.first(None) is None
+    assert stream.search.stats.nodes == 1
 
 
 # -- the guided tree ---------------------------------------------------------------------

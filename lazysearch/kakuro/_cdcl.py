@@ -7,8 +7,10 @@ at a conflict, the first-UIP clause is learnt (with its literals that other lear
 literals already imply left out), the search backs up to the level where that clause
 forces its first literal, and the variables met are bumped (VSIDS, kept in a heap);
 decisions take the most active free variable at its last value (false at first);
-restarts follow the Luby sequence times ``RESTART_UNIT`` conflicts.  Nothing random,
-so one clause list always gives the same answer.  No recursion anywhere.
+restarts follow the Luby sequence times ``RESTART_UNIT`` conflicts; when the learnt
+clauses grow past a bar (as MiniSat sets it), half of those that span the most decision
+levels are forgotten (Glucose's measure), which keeps propagation fast on long runs.
+Nothing random, so one clause list always gives the same answer.  No recursion anywhere.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ UNKNOWN = -1
 
 RESTART_UNIT = 100
 DECAY = 0.95
+#: Learnt clauses are thinned when there are more than this many, or a third of the
+#: problem's clauses if more; the bar then rises by a tenth each time.
+KEEP_LEARNT = 20_000
+KEEP_GROWTH = 1.1
 
 
 def luby(i: int) -> int:
@@ -74,6 +80,8 @@ class Solver:
     lits: cython.int[::1]
     cstart: cython.int[::1]
     csize: cython.int[::1]
+    clbd: cython.int[::1]
+    stamp: cython.int[::1]
     wnext: cython.int[::1]
     whead: cython.int[::1]
     heap: cython.int[::1]
@@ -87,6 +95,8 @@ class Solver:
     nlits: cython.int
     nclauses: cython.int
     hsize: cython.int
+    stamps: cython.int
+    forgotten = cython.declare(cython.int, visibility="public")
     var_inc: cython.double
     ok: cython.bint
     conflicts = cython.declare(cython.longlong, visibility="public")
@@ -105,6 +115,8 @@ class Solver:
         self.lits = _buffer("i", 1024)
         self.cstart = _buffer("i", 256)
         self.csize = _buffer("i", 256)
+        self.clbd = _buffer("i", 256)
+        self.stamp = _buffer("i", n + 1)
         self.wnext = _buffer("i", 512)
         self.whead = _buffer("i", 2 * n)
         self.heap = _buffer("i", n)
@@ -112,6 +124,7 @@ class Solver:
         self.act = _buffer("d", n)
         self.ntrail = self.qhead = self.nlevels = 0
         self.nlits = self.nclauses = 0
+        self.stamps = self.forgotten = 0
         self.var_inc = 1.0
         self.ok = True
         self.conflicts = self.decisions = 0
@@ -248,6 +261,7 @@ class Solver:
         if ci == len(self.cstart):
             self.cstart = _enlarged(self.cstart, 2 * ci)
             self.csize = _enlarged(self.csize, 2 * ci)
+            self.clbd = _enlarged(self.clbd, 2 * ci)
             self.wnext = _enlarged(self.wnext, 4 * ci)
         start: cython.int = self.nlits
         t: cython.int
@@ -255,6 +269,7 @@ class Solver:
             self.lits[start + t] = self.learnt[t]
         self.cstart[ci] = start
         self.csize[ci] = size
+        self.clbd[ci] = 0  # a clause of the problem: kept for good
         self.nlits = start + size
         self.nclauses = ci + 1
         for t in range(2):
@@ -283,6 +298,7 @@ class Solver:
         lits: cython.int[::1] = self.lits
         cstart: cython.int[::1] = self.cstart
         csize: cython.int[::1] = self.csize
+        clbd: cython.int[::1] = self.clbd
         wnext: cython.int[::1] = self.wnext
         whead: cython.int[::1] = self.whead
         p: cython.int
@@ -307,6 +323,13 @@ class Solver:
             while s >= 0:
                 nxt = wnext[s]
                 ci = s >> 1
+                if clbd[ci] < 0:  # deleted: unlink its watch on the way
+                    if prev < 0:
+                        whead[f] = nxt
+                    else:
+                        wnext[prev] = nxt
+                    s = nxt
+                    continue
                 j = s & 1
                 st = cstart[ci]
                 other = lits[st + 1 - j]
@@ -502,6 +525,45 @@ class Solver:
             self.hpos[v] = i
         return top
 
+    @cython.cfunc
+    def lbd(self, size: cython.int) -> cython.int:
+        """How many decision levels the clause in ``learnt[0 .. size)`` spans (its
+        "literal block distance": the fewer, the more useful the clause tends to be)."""
+        t: cython.int
+        lv: cython.int
+        count: cython.int = 0
+        self.stamps += 1
+        for t in range(size):
+            lv = self.level[self.learnt[t] >> 1]
+            if self.stamp[lv] != self.stamps:
+                self.stamp[lv] = self.stamps
+                count += 1
+        return count
+
+    def reduce(self) -> None:
+        """Forget half of the learnt clauses that span more than two levels, those
+        spanning the most first, but none that is the reason of a current value (their
+        watches are unlinked as propagation meets them)."""
+        candidates = []
+        ci: cython.int
+        v: cython.int
+        t: cython.int
+        locked: cython.bint
+        for ci in range(self.nclauses):
+            if self.clbd[ci] <= 2:
+                continue
+            locked = False
+            for t in range(2):
+                v = self.lits[self.cstart[ci] + t] >> 1
+                if self.val[v] != 0 and self.reason[v] == ci:
+                    locked = True
+            if not locked:
+                candidates.append((-self.clbd[ci], -self.csize[ci], ci))
+        candidates.sort()
+        for _, _, ci in candidates[: len(candidates) // 2]:
+            self.clbd[ci] = -1
+            self.forgotten += 1
+
     def solve(self, max_conflicts: int) -> int:
         """Search for a model: ``SAT``, ``UNSAT``, or ``UNKNOWN`` once ``max_conflicts``
         conflicts have been met (0: no limit)."""
@@ -509,6 +571,8 @@ class Solver:
             self.ok = False
             return UNSAT
         restarts: cython.int = 0
+        originals: cython.int = self.nclauses
+        bar: cython.double = max(KEEP_LEARNT, originals / 3)
         allowed: cython.longlong
         since: cython.longlong
         confl: cython.int
@@ -534,8 +598,12 @@ class Solver:
                     else:
                         self.cancel_until(self.level[self.learnt[1] >> 1])
                         ci = self.store(size)
+                        self.clbd[ci] = self.lbd(size)
                         self.enqueue(self.learnt[0], ci)
                     self.var_inc /= DECAY
+                    if self.nclauses - originals - self.forgotten > bar:
+                        self.reduce()
+                        bar *= KEEP_GROWTH
                     if max_conflicts and self.conflicts >= max_conflicts:
                         self.cancel_until(0)
                         return UNKNOWN

@@ -27,7 +27,8 @@ A *guide* (a digit per cell, usually a solution found by :mod:`._cdcl`) changes 
 order of the children: a cell's guide digit, when still in its domain, is tried first.
 The nodes of the tree stay the same; when the guide is a solution the first path leads
 straight to it, since propagation never removes a digit of a solution that agrees with
-every choice made.
+every choice made.  The guide ``REFUTED`` says the puzzle has no filling (the SAT search
+proved it): the root is then a dead end.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ LEAF = 1
 DONE = 2
 SOLUTION = 1
 CUT = 2
+#: The guide of a puzzle shown to have no filling: the tree is its root, a dead end.
+REFUTED = (-1,)
 
 
 def combinations() -> list[list[list[int]]]:
@@ -115,6 +118,7 @@ class KakuroEngine:
     n_runs: cython.int
     trail: cython.int
     failed: cython.bint
+    refuted: cython.bint
     level = cython.declare(cython.int, visibility="public")
     floor = cython.declare(cython.int, visibility="public")
     state = cython.declare(cython.int, visibility="public")
@@ -133,6 +137,8 @@ class KakuroEngine:
         guide: Sequence[int] = (),
     ):
         self.n = n
+        # REFUTED: the puzzle is known to have no filling; the root is a dead end.
+        self.refuted = tuple(guide) == REFUTED
         # A digit per cell tried before the others (0, or no guide: smallest first).
         self.guide = _buffers.ints(
             [1 << (d - 1) if 1 <= d <= 9 else 0 for d in guide] + [0] * (n + 1 - len(guide)),
@@ -195,7 +201,7 @@ class KakuroEngine:
             self.queue[t] = t
             self.queued[t] = 1
         self.trail = 0
-        self.failed = not self.propagate(self.n_runs)
+        self.failed = self.refuted or not self.propagate(self.n_runs)
         self.trail = 0  # the root's domains are never undone
         self.level = 0
         self.floor = 0

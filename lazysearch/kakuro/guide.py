@@ -25,16 +25,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _native
-from ._engine import COMBOS
+from ._engine import COMBOS, REFUTED
 
 if TYPE_CHECKING:
     from .solver import KakuroProblem
 
 #: Nodes the plain tree gets to find a first solution before the SAT search is asked.
 DIVE_NODES = 2_000
-#: Conflicts the SAT search gets (``huge.kakuro`` needs 10,416, about 0.5 s compiled);
-#: past that the plain order is kept.
-MAX_CONFLICTS = 1_000_000
+#: Conflicts the SAT search gets before the plain order is kept: ``huge.kakuro`` needs
+#: 10,416 (about 0.5 s compiled; 2,300 to 52,000 with its runs in other orders), and a
+#: search that gives up here has spent some 5 to 20 seconds.
+MAX_CONFLICTS = 100_000
 
 
 def sat_filling(
@@ -42,8 +43,9 @@ def sat_filling(
     domains: list[int] | None = None,
     max_conflicts: int = MAX_CONFLICTS,
 ) -> tuple[int, ...]:
-    """A filling of the empty cells (a digit per cell) found by the SAT search, or
-    ``()`` when there is none or none was found within ``max_conflicts`` conflicts.
+    """A filling of the empty cells (a digit per cell) found by the SAT search;
+    ``REFUTED`` when it proves there is none, ``()`` when it finds none within
+    ``max_conflicts`` conflicts.
     ``domains``: what the tree's root propagation left each cell (a 9-bit mask), given
     to the SAT search as facts (on ``huge.kakuro``: 10,416 conflicts instead of 43,527).
 
@@ -69,7 +71,10 @@ def sat_filling(
     for (cells, _, _), masks in zip(problem.runs, combos, strict=True):
         solver.add_run(list(cells), masks, first)
         first += len(masks)
-    if solver.solve(max_conflicts) != sat.SAT:
+    answer = solver.solve(max_conflicts)
+    if answer == sat.UNSAT:
+        return REFUTED
+    if answer != sat.SAT:
         return ()
     model = solver.model()
     return tuple(next(d + 1 for d in range(9) if model[9 * c + d]) for c in range(problem.n))
@@ -78,7 +83,8 @@ def sat_filling(
 def find(problem: KakuroProblem, dive: int | None = None) -> tuple[int, ...]:
     """The guide for ``problem``: ``()`` (smallest digit first everywhere) when the plain
     tree finds a first solution, or ends, within ``dive`` nodes; else the SAT search's
-    filling (``()`` if it finds none).  ``dive`` defaults to ``DIVE_NODES``; 0 asks
+    filling, or ``REFUTED`` when it proves there is none (the tree is then its root, a
+    dead end), or ``()`` when it gives up.  ``dive`` defaults to ``DIVE_NODES``; 0 asks
     the SAT search at once."""
     if dive is None:
         dive = DIVE_NODES
