@@ -244,6 +244,23 @@ def guided(puzzle: Puzzle) -> tuple[KakuroProblem, list[tuple[int, int]]]:
     return prob, cells
 
 
+def walk(engine: object) -> tuple[list[tuple[int, ...]], int]:
+    solutions = []
+    while engine.run(1, 0):  # type: ignore[attr-defined]
+        solutions.append(engine.solution())  # type: ignore[attr-defined]
+    return solutions, engine.nodes  # type: ignore[attr-defined]
+
+
+def test_a_rewound_engine_walks_the_same_tree_as_a_new_one() -> None:
+    prob, _ = problem(BLOCK)
+    module = _native.load("lazysearch.kakuro._engine")
+    used = module.KakuroEngine(prob.n, prob.runs)
+    used.run(5, 0)
+    used.rewind()
+    used.nodes = used.solutions = 0
+    assert walk(used) == walk(module.KakuroEngine(prob.n, prob.runs))
+
+
 def test_a_plain_tree_finds_its_first_solution_without_a_guide() -> None:
     prob, _ = problem(BLOCK)
     assert guide.find(prob) == ()

@@ -119,6 +119,7 @@ class KakuroEngine:
     trail: cython.int
     failed: cython.bint
     refuted: cython.bint
+    root_failed: cython.bint
     level = cython.declare(cython.int, visibility="public")
     floor = cython.declare(cython.int, visibility="public")
     state = cython.declare(cython.int, visibility="public")
@@ -202,7 +203,18 @@ class KakuroEngine:
             self.queued[t] = 1
         self.trail = 0
         self.failed = self.refuted or not self.propagate(self.n_runs)
+        self.root_failed = self.failed
         self.trail = 0  # the root's domains are never undone
+        self.rewind()
+
+    def rewind(self) -> None:
+        """Back to the root by undoing the trail (no propagation again), counts kept."""
+        t: cython.int = self.trail
+        while t > 0:
+            t -= 1
+            self.dom[self.tcell[t]] = self.tdom[t]
+        self.trail = 0
+        self.failed = self.root_failed
         self.level = 0
         self.floor = 0
         self.state = ENTER

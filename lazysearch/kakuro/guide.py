@@ -1,18 +1,19 @@
 """A first filling for the puzzles the tree search cannot reach one of soon.
 
-The tree search (:mod:`._engine`) keeps every run arc consistent and never forgets a
-dead end's cause.  On a large, loosely clued grid with many fillings (MarcelGarus's
+The tree search (:mod:`._engine`) keeps every run arc consistent but learns nothing
+from a dead end.  On a large, loosely clued grid with many fillings (MarcelGarus's
 ``huge.kakuro``: 101x31, 2,100 white cells, filled by a generator that places random
 digits) an early choice can leave no filling while the proof of that lies in a wide
 region that each run's consistency does not see; the search then works deep below the
 mistake for ever.  A clause-learning SAT search (:mod:`._cdcl`) learns why each dead end
-failed and finds a filling in about a second.
+failed and finds a filling in about half a second.
 
 That filling becomes the tree's *guide*: each cell tries its guide digit first.  The
 tree keeps the same nodes and solutions, so counts, positions and subtrees mean what
 they did; only the order changes, and the first leaf is the guide's filling.  The guide
 is a function of the puzzle alone (nothing random, no clocks), so every process that
-builds the tree builds the same one.
+builds the tree builds the same one.  When the SAT search proves instead that there is
+no filling, the guide is ``REFUTED`` and the tree is its root, a dead end.
 
 Most puzzles do not need this: the plain tree reaches a first solution of every
 published puzzle in the shared sets within 42 nodes.  So the plain tree is tried first
@@ -22,7 +23,7 @@ search run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import _native
 from ._engine import COMBOS, REFUTED
@@ -86,11 +87,21 @@ def find(problem: KakuroProblem, dive: int | None = None) -> tuple[int, ...]:
     filling, or ``REFUTED`` when it proves there is none (the tree is then its root, a
     dead end), or ``()`` when it gives up.  ``dive`` defaults to ``DIVE_NODES``; 0 asks
     the SAT search at once."""
+    return find_with_engine(problem, dive)[0]
+
+
+def find_with_engine(
+    problem: KakuroProblem, dive: int | None = None
+) -> tuple[tuple[int, ...], Any]:
+    """:func:`find`, and the engine of the dive back at its root when the guide is
+    ``()`` (it is then the plain tree's engine: no need to build another), else None."""
     if dive is None:
         dive = DIVE_NODES
     module = _native.load("lazysearch.kakuro._engine")
     engine = module.KakuroEngine(problem.n, problem.runs)
     domains = engine.domains()
     if dive > 0 and (engine.run(1, dive) or engine.state == module.DONE):
-        return ()
-    return sat_filling(problem, domains)
+        engine.rewind()
+        engine.nodes = engine.solutions = 0
+        return (), engine
+    return sat_filling(problem, domains), None

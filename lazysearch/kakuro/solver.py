@@ -67,7 +67,7 @@ class KakuroProblem:
     built (once; it is then pickled with the problem).
     """
 
-    __slots__ = ("_fingerprint", "guide", "n", "runs")
+    __slots__ = ("_fingerprint", "_spare", "guide", "n", "runs")
 
     def __init__(
         self,
@@ -79,6 +79,9 @@ class KakuroProblem:
         self.runs = runs
         self.guide = guide
         self._fingerprint: str | None = None
+        # The engine that tried the plain tree while the guide was worked out, at its
+        # root: the next engine() hands it out instead of building one.
+        self._spare: Engine | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:
         return self.n, self.runs, self.guide
@@ -93,12 +96,16 @@ class KakuroProblem:
     def order(self) -> tuple[int, ...]:
         """The guide, worked out on first use."""
         if self.guide is None:
-            self.guide = guide.find(self)
+            self.guide, self._spare = guide.find_with_engine(self)
         return self.guide
 
     def engine(self) -> Engine:
+        order = self.order()
+        if self._spare is not None:
+            spare, self._spare = self._spare, None
+            return spare
         module = _native.load("lazysearch.kakuro._engine")
-        engine: Engine = module.KakuroEngine(self.n, self.runs, self.order())
+        engine: Engine = module.KakuroEngine(self.n, self.runs, order)
         return engine
 
     def fingerprint(self) -> str:
