@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import pickle
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -45,6 +46,14 @@ def pigeonhole(holes: int) -> tuple[int, list[list[int]]]:
     return len(var), clauses
 
 
+def loaded(sat: ModuleType, n: int, clauses: list[list[int]]) -> Any:
+    """A solver of module ``sat`` over ``n`` variables holding ``clauses``."""
+    solver = sat.Solver(n)
+    for clause in clauses:
+        solver.add_clause(clause)
+    return solver
+
+
 def test_luby_sequence(sat: ModuleType) -> None:
     assert [sat.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
@@ -68,9 +77,7 @@ def test_answers_agree_with_brute_force(case: tuple[int, list[list[int]]]) -> No
         _native.load("lazysearch.kakuro._cdcl"),
         _native.load_source("lazysearch.kakuro._cdcl"),
     ):
-        solver = module.Solver(n)
-        for clause in clauses:
-            solver.add_clause(clause)
+        solver = loaded(module, n, clauses)
         answer = solver.solve(0)
         assert answer == (module.SAT if brute_force_sat(n, clauses) else module.UNSAT)
         if answer == module.SAT:
@@ -79,14 +86,10 @@ def test_answers_agree_with_brute_force(case: tuple[int, list[list[int]]]) -> No
 
 def test_pigeonhole_is_refuted_and_a_budget_stops_early(sat: ModuleType) -> None:
     n, clauses = pigeonhole(6)
-    solver = sat.Solver(n)
-    for clause in clauses:
-        solver.add_clause(clause)
+    solver = loaded(sat, n, clauses)
     assert solver.solve(0) == sat.UNSAT
     assert solver.conflicts > 0
-    short = sat.Solver(n)
-    for clause in clauses:
-        short.add_clause(clause)
+    short = loaded(sat, n, clauses)
     assert short.solve(3) == sat.UNKNOWN
     assert short.conflicts == 3
 
@@ -95,10 +98,7 @@ def test_forgetting_learnt_clauses_keeps_the_answers(
     sat: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sat, "KEEP_LEARNT", 5)
-    n, clauses = pigeonhole(6)
-    solver = sat.Solver(n)
-    for clause in clauses:
-        solver.add_clause(clause)
+    solver = loaded(sat, *pigeonhole(6))
     assert solver.solve(0) == sat.UNSAT
     assert solver.forgotten > 0
     # The latin-square block with one filling forbidden at a time: 12 models, then none.
