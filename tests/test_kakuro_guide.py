@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lazysearch import _native, compiled, kakuro
 from lazysearch.kakuro import Puzzle, guide
-from lazysearch.kakuro._engine import COMBOS, REFUTED
+from lazysearch.kakuro._engine import REFUTED
 from lazysearch.kakuro.solver import KakuroProblem, problem
 from lazysearch.parallel import count
 from tests.helpers import shared_file
@@ -142,19 +142,13 @@ def sat_fillings(puzzle: Puzzle, sat: ModuleType | None = None) -> set[tuple[int
     prob, _ = problem(puzzle)
     found: set[tuple[int, ...]] = set()
     while True:
-        combos = [[m for m in COMBOS[len(cs)][t] if not m & u] for cs, t, u in prob.runs]
-        solver = sat.Solver(9 * prob.n + sum(map(len, combos)))
-        solver.add_cells(prob.n)
-        first = 9 * prob.n
-        for (cells, _, _), masks in zip(prob.runs, combos, strict=True):
-            solver.add_run(list(cells), masks, first)
-            first += len(masks)
-        for digits in found:
-            solver.add_clause([2 * (9 * c + d - 1) + 1 for c, d in enumerate(digits)])
+        solver = guide.sat_solver(prob, module=sat)
+        for filled in found:
+            solver.add_clause([2 * (9 * c + d - 1) + 1 for c, d in enumerate(filled)])
         if solver.solve(0) != sat.SAT:
             return found
         model = solver.model()
-        digits = tuple(next(d + 1 for d in range(9) if model[9 * c + d]) for c in range(prob.n))
+        digits = guide.digits(prob.n, model)
         assert sum(model[9 * c + d] for c in range(prob.n) for d in range(9)) == prob.n
         found.add(digits)
 

@@ -65,6 +65,15 @@ def combinations() -> list[list[list[int]]]:
 
 COMBOS = combinations()
 
+
+def run_combos(length: int, total: int, used: int) -> list[int]:
+    """The digit sets (masks) that ``length`` empty cells of a run can take to make
+    ``total``, avoiding the digits ``used`` by its givens; none when out of range."""
+    if not (0 <= total <= 45 and length <= 9):
+        return []
+    return [m for m in COMBOS[length][total] if not m & used]
+
+
 _TABLES: dict[bool, tuple[object, object]] = {}
 
 
@@ -155,8 +164,7 @@ class KakuroEngine:
         for r, (cells, total, used) in enumerate(runs):
             rcells.extend(cells)
             rstart.append(len(rcells))
-            if 0 <= total <= 45 and len(cells) <= 9:
-                combos.extend(m for m in COMBOS[len(cells)][total] if not m & used)
+            combos.extend(run_combos(len(cells), total, used))
             cstart.append(len(combos))
             for c in cells:
                 cell_runs[c].append(r)

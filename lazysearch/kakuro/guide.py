@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import _native
-from ._engine import COMBOS, REFUTED
+from ._engine import REFUTED, run_combos
 
 if TYPE_CHECKING:
     from .solver import KakuroProblem
@@ -39,29 +39,16 @@ DIVE_NODES = 2_000
 MAX_CONFLICTS = 100_000
 
 
-def sat_filling(
-    problem: KakuroProblem,
-    domains: list[int] | None = None,
-    max_conflicts: int = MAX_CONFLICTS,
-) -> tuple[int, ...]:
-    """A filling of the empty cells (a digit per cell) found by the SAT search;
-    ``REFUTED`` when it proves there is none, ``()`` when it finds none within
-    ``max_conflicts`` conflicts.
-    ``domains``: what the tree's root propagation left each cell (a 9-bit mask), given
-    to the SAT search as facts (on ``huge.kakuro``: 10,416 conflicts instead of 43,527).
-
-    The clauses (:meth:`._cdcl.Solver.add_cells`, :meth:`~._cdcl.Solver.add_run`):
-    variable ``9 * c + d`` says that cell ``c`` holds digit ``d + 1``, and each run has
-    one variable per combination of distinct digits that makes its sum and avoids its
-    givens.
-    """
-    sat = _native.load("lazysearch.kakuro._cdcl")
-    combos = [
-        [m for m in COMBOS[len(cells)][total] if not m & used]
-        if 0 <= total <= 45 and len(cells) <= 9
-        else []
-        for cells, total, used in problem.runs
-    ]
+def sat_solver(problem: KakuroProblem, domains: list[int] | None = None, module: Any = None) -> Any:
+    """A SAT solver (of ``module``, default :mod:`._cdcl` as the engines load it) holding
+    the puzzle's clauses (:meth:`~._cdcl.Solver.add_cells`,
+    :meth:`~._cdcl.Solver.add_run`): variable ``9 * c + d`` says that cell ``c`` holds
+    digit ``d + 1``, and each run has one variable per combination of distinct digits
+    that makes its sum and avoids its givens.  ``domains``: what the tree's root
+    propagation left each cell (a 9-bit mask), given as facts (on ``huge.kakuro``: 10,416
+    conflicts instead of 43,527)."""
+    sat = module or _native.load("lazysearch.kakuro._cdcl")
+    combos = [run_combos(len(cells), total, used) for cells, total, used in problem.runs]
     solver = sat.Solver(9 * problem.n + sum(map(len, combos)))
     for c, mask in enumerate(domains or ()):
         for d in range(9):
@@ -72,13 +59,30 @@ def sat_filling(
     for (cells, _, _), masks in zip(problem.runs, combos, strict=True):
         solver.add_run(list(cells), masks, first)
         first += len(masks)
+    return solver
+
+
+def digits(n: int, model: list[bool]) -> tuple[int, ...]:
+    """The digit of each of ``n`` cells in a model of :func:`sat_solver`'s clauses."""
+    return tuple(next(d + 1 for d in range(9) if model[9 * c + d]) for c in range(n))
+
+
+def sat_filling(
+    problem: KakuroProblem,
+    domains: list[int] | None = None,
+    max_conflicts: int = MAX_CONFLICTS,
+) -> tuple[int, ...]:
+    """A filling of the empty cells (a digit per cell) found by the SAT search
+    (:func:`sat_solver`); ``REFUTED`` when it proves there is none, ``()`` when it finds
+    none within ``max_conflicts`` conflicts."""
+    sat = _native.load("lazysearch.kakuro._cdcl")
+    solver = sat_solver(problem, domains)
     answer = solver.solve(max_conflicts)
     if answer == sat.UNSAT:
         return REFUTED
     if answer != sat.SAT:
         return ()
-    model = solver.model()
-    return tuple(next(d + 1 for d in range(9) if model[9 * c + d]) for c in range(problem.n))
+    return digits(problem.n, solver.model())
 
 
 def find(problem: KakuroProblem, dive: int | None = None) -> tuple[int, ...]:
