@@ -111,6 +111,53 @@ def test_distinct_finds_each_class_once() -> None:
     assert seen == everything
 
 
+def _shifted(b: polyomino.Board, dr: int, dc: int, margin: int) -> polyomino.Board:
+    """The same cells moved by (dr, dc) inside a frame ``margin`` larger on every side."""
+    cells = frozenset((r + dr, c + dc) for r, c in b.cells)
+    return polyomino.Board(b.rows + 2 * margin, b.cols + 2 * margin, cells)
+
+
+@pytest.mark.parametrize(
+    ("picture", "classes"),
+    [
+        ("\n".join(["." + "#" * 20] * 3), 2),  # 3x20 drawn with a blank column
+        ("\n".join(["#" * 20 + ".."] * 3 + ["." * 22]), 2),  # trailing holes
+        ("\n".join(["." * 11] + ["." + "#" * 10] * 6), 2339),  # 6x10 inside a 7x11 frame
+    ],
+)
+def test_distinct_ignores_a_blank_margin(picture: str, classes: int) -> None:
+    # shared/ORACLES.md: 2 classes on 3x20 and 2,339 on 6x10.
+    assert tile(board(picture), PENTOMINOES, distinct=True).count() == classes
+
+
+def test_symmetries_are_the_cells_own_under_any_offset() -> None:
+    ring = board("\n".join("#" * 8 if r in (0, 7) else "#" + "." * 6 + "#" for r in range(8)))
+    plus = board(".#.\n###\n.#.")
+    bar = rectangle(2, 5)
+    notch = board("#.#\n###")
+    for b, size in [(ring, 8), (plus, 8), (bar, 4), (notch, 2)]:
+        assert len(polyomino.board_symmetries(b)) == size
+        for dr, dc, margin in [(1, 0, 1), (0, 3, 3), (2, 1, 2)]:
+            moved = _shifted(b, dr, dc, margin)
+            group = polyomino.board_symmetries(moved)
+            assert len(group) == size
+            for g in group:  # each is a map of the cells onto themselves
+                assert {g(r, c) for r, c in moved.cells} == moved.cells
+
+
+def test_a_hand_built_board_with_offset_cells_tiles_as_the_plain_one() -> None:
+    plain = rectangle(3, 20)
+    moved = _shifted(plain, 2, 1, 2)
+    assert tile(moved, PENTOMINOES).count() == 8
+    classes = list(tile(moved, PENTOMINOES, distinct=True))
+    assert len(classes) == 2
+    for t in classes:
+        check_tiling(t, PENTOMINOES)
+    outside = polyomino.Board(2, 2, frozenset({(0, 0), (0, 1), (5, 5), (5, 6)}))
+    with pytest.raises(ValueError, match=r"cell \(5, 5\) lies outside its 2x2 frame"):
+        tile(outside, [piece("A", "##"), piece("B", "##")])
+
+
 def test_distinct_needs_an_asymmetric_piece_and_free_pieces() -> None:
     squares = {"A": piece("A", "##\n##"), "B": piece("B", "##\n##")}
     with pytest.raises(ValueError, match="no symmetry of its own"):

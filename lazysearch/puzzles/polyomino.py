@@ -213,32 +213,49 @@ class Tiling(NamedTuple):
 
 
 def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
-    """The rotations and reflections of the board's frame that map its cells onto
-    themselves (the identity first)."""
-    rows, cols = board.rows - 1, board.cols - 1
+    """The rotations and reflections of the board's cells that map them onto themselves
+    (the identity first).
+
+    They are taken about the cells' own bounding box, not the frame the board was drawn
+    in: a blank margin or an offset changes nothing.
+
+    >>> framed = board(".####\\n.####")
+    >>> len(board_symmetries(framed)), len(board_symmetries(rectangle(2, 4)))
+    (4, 4)
+    """
+    r0 = min(r for r, _ in board.cells)
+    c0 = min(c for _, c in board.cells)
+    h = max(r for r, _ in board.cells) - r0
+    w = max(c for _, c in board.cells) - c0
+    # Each map sends the box [r0, r0 + h] x [c0, c0 + w] onto itself (or, for the four
+    # that swap the axes, onto its transpose, which is the same box when h == w).
     maps: list[Callable[[int, int], Cell]] = [
         lambda r, c: (r, c),
-        lambda r, c: (rows - r, c),
-        lambda r, c: (r, cols - c),
-        lambda r, c: (rows - r, cols - c),
+        lambda r, c: (2 * r0 + h - r, c),
+        lambda r, c: (r, 2 * c0 + w - c),
+        lambda r, c: (2 * r0 + h - r, 2 * c0 + w - c),
     ]
-    if rows == cols:
+    if h == w:
         maps += [
-            lambda r, c: (c, r),
-            lambda r, c: (cols - c, r),
-            lambda r, c: (c, rows - r),
-            lambda r, c: (cols - c, rows - r),
+            lambda r, c: (r0 + c - c0, c0 + r - r0),
+            lambda r, c: (r0 + w - (c - c0), c0 + r - r0),
+            lambda r, c: (r0 + c - c0, c0 + h - (r - r0)),
+            lambda r, c: (r0 + w - (c - c0), c0 + h - (r - r0)),
         ]
     return [g for g in maps if {g(r, c) for r, c in board.cells} == board.cells]
 
 
 def _placements(board: Board, piece: Piece, rotate: bool, reflect: bool) -> list[tuple[Cell, ...]]:
     out = []
+    top = min(r for r, _ in board.cells)
+    left = min(c for _, c in board.cells)
+    bottom = max(r for r, _ in board.cells)
+    right = max(c for _, c in board.cells)
     for shape in piece.orientations(rotate=rotate, reflect=reflect):
         height = 1 + max(r for r, _ in shape)
         width = 1 + max(c for _, c in shape)
-        for r0 in range(board.rows - height + 1):
-            for c0 in range(board.cols - width + 1):
+        for r0 in range(top, bottom - height + 2):
+            for c0 in range(left, right - width + 2):
                 placed = tuple((r + r0, c + c0) for r, c in sorted(shape))
                 if all(cell in board.cells for cell in placed):
                     out.append(placed)
@@ -270,6 +287,13 @@ def tiling_problem(
     order cut described in :func:`_copy_order`, so each tiling is found once.
     """
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
+    if not board.cells:
+        raise ValueError("the board has no cells")
+    outside = [(r, c) for r, c in board.cells if not (0 <= r < board.rows and 0 <= c < board.cols)]
+    if outside:
+        raise ValueError(
+            f"board cell {min(outside)} lies outside its {board.rows}x{board.cols} frame"
+        )
     names = [p.name for p in plist]
     if len(set(names)) != len(names):
         raise ValueError(f"piece names must differ, got {names}")
