@@ -162,6 +162,7 @@ class Helpers:
             proc.join(timeout=1)
             if proc.is_alive():
                 proc.kill()
+                proc.join()  # reaped, so that it no longer shows as alive
 
 
 _kept: dict[int, Helpers] = {}

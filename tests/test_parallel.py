@@ -99,7 +99,6 @@ def test_cli_lists_in_parallel_in_the_same_order(capsys: pytest.CaptureFixture[s
 def test_split_goes_past_forced_levels() -> None:
     # Closed tours from a corner with the second square forced: depths 1 and 2 have one
     # node each, and the split must go deeper than that to give the workers work.
-    from lazysearch.search import Search
 
     whole = Search(knights.KnightsProblem(6, 6, [0], True, second=8))
     depth = parallel.split_depth(whole, 16)
@@ -225,8 +224,11 @@ def test_an_interrupted_count_stops_its_helpers_and_the_next_count_starts_new_on
     def interrupted(*args: Any) -> Any:
         raise KeyboardInterrupt
 
-    # Only the caller's copy is replaced: the helpers (started above) keep theirs.
-    monkeypatch.setattr(Search, "count", interrupted)
+    # Ctrl-C reaches the caller as it goes to take its first subtree, after the helpers
+    # were started: every run takes that step, however many subtrees the helpers claim
+    # first on a busy machine.  Only the caller's copy is replaced: the helpers (started
+    # above, and kept) keep theirs.
+    monkeypatch.setattr(_helpers, "claimed", interrupted)
     with pytest.raises(KeyboardInterrupt):
         queens(9).count(workers=2)
     assert _helpers._kept == {}
