@@ -99,7 +99,6 @@ def test_cli_lists_in_parallel_in_the_same_order(capsys: pytest.CaptureFixture[s
 def test_split_goes_past_forced_levels() -> None:
     # Closed tours from a corner with the second square forced: depths 1 and 2 have one
     # node each, and the split must go deeper than that to give the workers work.
-
     whole = Search(knights.KnightsProblem(6, 6, [0], True, second=8))
     depth = parallel.split_depth(whole, 16)
     assert len(whole.subtrees(depth)) >= 16
