@@ -208,7 +208,11 @@ SINGLE_FILES = sorted(
     and "sample-outputs" not in str(p)
     and p.name != "huge.kakuro"
     and "/solved/" not in str(p)
+    and not str(p.relative_to(DATA)).startswith("random/")
 ) or ["(shared data absent)"]
+#: The random grids of ``random/`` (data/kakuro/random/README.md) are left out above:
+#: they have many fillings, and for most of them no first filling is found in minutes
+#: yet (issue 23).  The one the tree reaches today is tested in test_kakuro_guide.py.
 
 
 @pytest.mark.parametrize("name", SINGLE_FILES)

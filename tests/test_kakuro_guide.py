@@ -336,3 +336,16 @@ def test_huge_gets_a_first_solution() -> None:
         kakuro.verify(puzzle, board)
     assert len(boards) == 2 and boards[0] != boards[1]
     assert stream.search.stats.nodes < 2 * len(puzzle.white)
+
+
+def test_a_random_grid_of_35_percent_black_gets_a_first_solution() -> None:
+    """The team's random 100x100 grid (data/kakuro/random/README.md: many fillings,
+    first solution 0.36 s when it was made): the first two fillings, each verified."""
+    path = shared_file("data", "kakuro", "random", "d0.35_100_s1.txt")
+    if not compiled():
+        pytest.skip("the SAT search takes minutes as plain Python")
+    puzzle = kakuro.read(path)
+    boards = kakuro.solve(puzzle).take(2)
+    for board in boards:
+        kakuro.verify(puzzle, board)
+    assert len(boards) == 2 and boards[0] != boards[1]
