@@ -16,6 +16,7 @@ CORE = [
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/kakuro/_cdcl.py",
     "lazysearch/kakuro/_engine.py",
+    "lazysearch/knights/_count.py",
     "lazysearch/knights/_tour.py",
     "lazysearch/puzzles/_tiling.py",
 ]

@@ -35,6 +35,7 @@ _ENGINES = (
     "lazysearch.exactcover._dlx",
     "lazysearch.kakuro._cdcl",
     "lazysearch.kakuro._engine",
+    "lazysearch.knights._count",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
 )

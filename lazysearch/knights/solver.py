@@ -341,6 +341,38 @@ def start_orbits(rows: int, cols: int | None = None) -> list[tuple[Square, int]]
     return out
 
 
+#: ``method="auto"`` counts by dynamic programming (:mod:`.counting`) where it was
+#: measured faster than walking every tour: see :func:`_auto_method`.
+METHODS = ("auto", "dp", "enumerate")
+
+
+def _auto_method(rows: int, cols: int, closed: bool) -> str:
+    """``"dp"`` or ``"enumerate"``: which counts this board faster (measured on the
+    2-core development machine, compiled; docs/knights.md has the table).
+
+    The walk costs about the number of tours, the program about its frontiers, which
+    grow with the short side only: a board 3 or 4 across is always the program's, and
+    beyond that the program wins once the board is larger than 6x6 for closed tours
+    (6x6: 23 ms walking, 0.4 s by the program; 6x8: 76 s against a few) and larger
+    than 5x6 for open ones (5x6 open: 0.2 s walking; 6x6: 4.5 s against ...).
+    """
+    k, n = sorted((rows, cols))
+    if k <= 4:
+        return "dp"
+    if closed:
+        return "dp" if k * n > 36 else "enumerate"
+    return "dp" if k * n > 30 else "enumerate"
+
+
+def _method(method: object, workers: int | None, executor: Executor | None) -> str:
+    if method not in METHODS:
+        raise KnightsError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if method == "dp" and (workers is not None or executor is not None):
+        raise KnightsError("method='dp' counts in one process: leave out workers and executor")
+    assert isinstance(method, str)
+    return method
+
+
 def count_tours(
     rows: int,
     cols: int | None = None,
@@ -349,27 +381,44 @@ def count_tours(
     closed: bool = False,
     workers: int | None = None,
     executor: Executor | None = None,
+    method: str = "auto",
 ) -> int:
-    """The number of directed tours (every start, both directions), by counting only
-    what symmetry leaves to count.
+    """The number of directed tours (every start, both directions).
 
-    Open tours from every square: one square per orbit of the board's symmetries is
-    searched and weighed by its orbit's size.  Closed tours: each cycle is counted once
-    by :func:`count_closed` and gives ``2 * rows * cols`` directed tours (2 from a given
+    ``method="enumerate"`` walks the tours, counting only what symmetry leaves to count:
+    open tours from every square are searched from one square per orbit of the board's
+    symmetries, each weighed by its orbit's size; closed tours are cycles counted once by
+    :func:`count_closed`, each giving ``2 * rows * cols`` directed tours (2 from a given
     start).  ``workers`` / ``executor`` count in parallel, as ``Solutions.count`` does.
+    ``method="dp"`` counts by dynamic programming over the board's cross-sections
+    (:func:`lazysearch.knights.counting.frontier_count`), in one process, without
+    building a tour; ``"auto"`` picks the faster for the board (and walks in parallel
+    when ``workers`` or ``executor`` is given and the walk is picked).
 
     >>> count_tours(5)
     1728
     >>> count_tours(3, 4)
     16
+    >>> count_tours(3, 12, method="dp")  # shared/ORACLES.md (A383660)
+    114496
     """
     rows, cols = _board(rows, cols)
+    how = _method(method, workers, executor)
+    if start is not None:
+        _square(start, rows, cols)
     if closed:
-        cycles = count_closed(rows, cols, workers=workers, executor=executor)
+        cycles = count_closed(rows, cols, workers=workers, executor=executor, method=method)
         if start is not None:
-            _square(start, rows, cols)
             return 2 * cycles
         return 2 * rows * cols * cycles
+    if how == "auto":
+        how = _auto_method(rows, cols, closed)
+    if no_tour_reason(rows, cols, start=start):
+        return 0
+    if how == "dp":
+        from .counting import frontier_count
+
+        return frontier_count(rows, cols, start=start).count
     if start is not None:
         return tours(rows, cols, start=start).count(workers=workers, executor=executor)
     total = 0
@@ -385,22 +434,34 @@ def count_closed(
     *,
     workers: int | None = None,
     executor: Executor | None = None,
+    method: str = "auto",
 ) -> int:
     """The number of closed tours counted as cycles (each once, whatever its start and
     direction).
 
-    Every cycle passes through the corner ``(0, 0)``, whose only two neighbours
-    ``(1, 2)`` and ``(2, 1)`` are then both on it; so the cycles are the closed tours
-    that start at the corner and go to ``(1, 2)`` first.
+    ``method="enumerate"`` walks them: every cycle passes through the corner ``(0, 0)``,
+    whose only two neighbours ``(1, 2)`` and ``(2, 1)`` are then both on it; so the
+    cycles are the closed tours that start at the corner and go to ``(1, 2)`` first.
+    ``method="dp"`` counts them by dynamic programming, ``"auto"`` picks (see
+    :func:`count_tours`).
 
     >>> count_closed(6)
     9862
     >>> count_closed(3, 10)
     16
+    >>> count_closed(3, 12, method="dp")  # shared/ORACLES.md (A383660)
+    176
     """
     rows, cols = _board(rows, cols)
+    how = _method(method, workers, executor)
     if no_tour_reason(rows, cols, closed=True):
         return 0
+    if how == "auto":
+        how = _auto_method(rows, cols, True)
+    if how == "dp":
+        from .counting import frontier_count
+
+        return frontier_count(rows, cols, closed=True).count
     problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
     return Solutions(Search(problem)).count(workers=workers, executor=executor)
 

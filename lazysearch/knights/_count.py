@@ -1,0 +1,556 @@
+"""Counting knight's tours by dynamic programming over cross-sections (Cython pure mode).
+
+No tour is built.  The squares of a ``k x n`` board (``k`` the short side) are taken one
+at a time, column by column along the long side (square ``i = column * k + row``).  A
+knight's move changes the column by one or two, so every edge joins a square to one of
+the ``W = 2k + 1`` squares before it.  Taking square ``i`` means choosing which of its
+edges back are in the tour: none, one or two.  What the edges chosen so far leave for
+the rest of the board is the *frontier*: for each of the last ``W`` squares,
+
+* ``FULL``: it has all its edges (two; one for the given start of an open tour), or it
+  can get no more and was accepted as it was;
+* ``FREE``: no edge yet;
+* an *end*: one edge, so it is an end of a path fragment.  Either the fragment's other
+  end is another end of the frontier, and both carry the same label (``3, 4, ...``,
+  numbered in the order they appear, so that equal frontiers look equal), or the other
+  end is one of the tour's two ends, already fixed, and it shows ``TAIL``;
+
+and, for open tours, how many of the tour's ends have been fixed.  The table maps every
+frontier reached to the number of edge sets that reach it; taking a square sends each
+entry to its successors, adding counts where they meet.  That is the transfer-matrix
+method; the count is exact because two edge sets with the same frontier can be completed
+in exactly the same ways (what lies ahead sees only the frontier).
+
+A square is settled when its last neighbour ahead has been taken: it must then be
+``FULL``, or (open tours, while fewer than two ends are fixed) an end, which becomes one
+of the tour's ends.  A fragment whose two ends are both fixed is the whole tour, and a
+fragment closed into a cycle is the whole closed tour: either is allowed only with the
+last square.  A square that needs more edges than it has neighbours ahead is dropped at
+once (it can only become a tour end, one edge short).
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+from lazysearch import _buffers
+
+COMPILED: bool = cython.compiled
+
+FREE = cython.declare(cython.int, 0)
+FULL = cython.declare(cython.int, 1)
+TAIL = cython.declare(cython.int, 2)
+#: The label a new fragment gets before the frontier is renumbered (at most one new
+#: label per step, and the renumbered labels stay below it).
+FRESH = cython.declare(cython.int, 15)
+#: Bits per square of the frontier in a packed key; the fixed tour ends sit above them.
+BITS = cython.declare(cython.int, 4)
+MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+#: An empty slot of a :class:`Table` (no frontier packs to it: the ends field is <= 2).
+EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+
+# What taking a square does to one frontier (:meth:`FrontierCounter._advance`).
+DROPPED = cython.declare(cython.int, 0)
+FINISHED = cython.declare(cython.int, 1)
+NEXT = cython.declare(cython.int, 2)
+
+# What adding to a :class:`Table` did (``STATUS`` names them for Python code).
+OK = cython.declare(cython.int, 0)
+OVERFLOW = cython.declare(cython.int, 1)
+FULL_UP = cython.declare(cython.int, 2)
+STATUS = ("ok", "overflow", "full")
+
+
+@cython.cclass
+class Table:
+    """A hash table from packed frontiers (64-bit keys) to counts below ``2**64``, open
+    addressing with linear probing, doubled when half full.  ``limit`` bounds the
+    number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
+
+    keys: cython.ulonglong[::1]
+    vals: cython.ulonglong[::1]
+    size = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    used = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    limit: cython.Py_ssize_t
+    shift: cython.int
+
+    def __init__(self, limit: int, size: int = 1024) -> None:
+        self.limit = limit
+        self._allocate(size)
+
+    def _allocate(self, size: int) -> None:
+        self.keys = _buffers.words([EMPTY] * size, COMPILED)  # type: ignore[assignment]
+        self.vals = _buffers.words([0] * size, COMPILED)  # type: ignore[assignment]
+        self.size = size
+        self.used = 0
+        self.shift = 64 - (size.bit_length() - 1)
+
+    def clear(self) -> None:
+        """Empty the table (its size stays)."""
+        keys = self.keys
+        slot: cython.Py_ssize_t
+        for slot in range(self.size):
+            keys[slot] = EMPTY
+        self.used = 0
+
+    def load(self, table: dict[int, int]) -> int:
+        """Add every entry of ``table`` (keys below ``2**64``); returns ``OK`` or why not."""
+        status: cython.int
+        for key, count in table.items():
+            if key > MASK64 or count > MASK64:
+                return OVERFLOW
+            status = self.add(key, count)
+            if status != OK:
+                return status
+        return OK
+
+    def items(self) -> dict[int, int]:
+        """The table as a dict."""
+        return {
+            int(self.keys[slot]): int(self.vals[slot])
+            for slot in range(self.size)
+            if self.keys[slot] != EMPTY
+        }
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def add(self, key: cython.ulonglong, count: cython.ulonglong) -> cython.int:
+        """Add ``count`` to ``key``'s entry."""
+        keys = self.keys
+        mask: cython.Py_ssize_t = self.size - 1
+        slot: cython.Py_ssize_t = ((key * 0x9E3779B97F4A7C15) & MASK64) >> self.shift
+        total: cython.ulonglong
+        while keys[slot] != EMPTY:
+            if keys[slot] == key:
+                total = (self.vals[slot] + count) & MASK64
+                if total < count:
+                    return OVERFLOW
+                self.vals[slot] = total
+                return OK
+            slot = (slot + 1) & mask
+        if self.used >= self.limit:
+            return FULL_UP
+        keys[slot] = key
+        self.vals[slot] = count
+        self.used += 1
+        if 2 * self.used > self.size:
+            self._grow()
+        return OK
+
+    @cython.cfunc
+    def _grow(self) -> cython.void:
+        keys = self.keys
+        vals = self.vals
+        old: cython.Py_ssize_t = self.size
+        slot: cython.Py_ssize_t
+        self._allocate(2 * old)
+        for slot in range(old):
+            if keys[slot] != EMPTY:
+                self.add(keys[slot], vals[slot])
+
+
+def neighbours_back(k: int, n: int) -> list[list[int]]:
+    """For each square ``i`` of the sweep, the earlier squares a knight's move away."""
+    out: list[list[int]] = []
+    for i in range(k * n):
+        c, r = divmod(i, k)
+        found = []
+        for dc, dr in ((2, 1), (2, -1), (1, 2), (1, -2)):
+            rr, cc = r + dr, c - dc
+            if 0 <= rr < k and cc >= 0:
+                found.append(cc * k + rr)
+        out.append(sorted(found))
+    return out
+
+
+@cython.cclass
+class FrontierCounter:
+    """The table's step for one board: :meth:`step` takes square ``i``.
+
+    ``start`` is the sweep index of an open tour's given start (``-1``: any start);
+    ``closed`` asks for cycles.  Complete tours found with the last square are added to
+    :attr:`finished`.
+    """
+
+    nb: cython.int[::1]  # back neighbours of square i, as frontier positions, 4 a square
+    nbn: cython.int[::1]  # how many
+    cap: cython.int[::1]  # edges a square needs: 2, or 1 for the start of an open tour
+    fin: cython.int[::1]  # positions settled after square i, from fin_at[i] to fin_at[i+1]
+    fin_at: cython.int[::1]
+    rem: cython.int[::1]  # neighbours still ahead of position p after square i: [i*(W+1)+p]
+    cur: cython.int[::1]
+    nxt: cython.int[::1]
+    relabel: cython.int[::1]
+    free: cython.int[::1]
+    cpa: cython.int[::1]  # square i's ways back: edges to positions cpa[c] and cpb[c]
+    cpb: cython.int[::1]
+    sign: cython.int[::1]  # +1 or -1 by the square's colour
+    surplus: cython.int[::1]  # sum of 2 * sign (1 * sign for a start) over squares >= i
+
+    k: cython.int
+    n: cython.int
+    total: cython.int
+    W: cython.int
+    closed: cython.bint
+    ends_allowed: cython.int
+    ends: cython.int
+    key_lo: cython.ulonglong
+    key_hi: cython.ulonglong
+    finished = cython.declare(object, visibility="public")
+
+    def __init__(self, k: int, n: int, start: int, closed: bool) -> None:
+        compiled = COMPILED
+        self.k = k
+        self.n = n
+        self.total = k * n
+        self.W = 2 * k + 1
+        self.closed = closed
+        if closed:
+            self.ends_allowed = 0
+        elif start >= 0:
+            self.ends_allowed = 1  # the start is one end already
+        else:
+            self.ends_allowed = 2
+        self.finished = 0
+        total = k * n
+        w = 2 * k + 1
+        back = neighbours_back(k, n)
+        last = list(range(total))  # the last neighbour ahead (the square itself if none)
+        for i in range(total):
+            for j in back[i]:
+                last[j] = max(last[j], i)
+        nb = [0] * (4 * total)
+        nbn = [0] * total
+        for i in range(total):
+            nbn[i] = len(back[i])
+            for t, j in enumerate(back[i]):
+                nb[4 * i + t] = w - (i - j)
+        caps = [2] * total
+        if start >= 0 and not closed:
+            caps[start] = 1
+        fin: list[int] = []
+        fin_at = [0]
+        for i in range(total):
+            fin += [p for p in range(w + 1) if i - w + p >= 0 and last[i - w + p] == i]
+            fin_at.append(len(fin))
+        ahead: list[list[int]] = [[] for _ in range(total)]
+        for i in range(total):
+            for j in back[i]:
+                ahead[j].append(i)
+        rem = [0] * (total * (w + 1))
+        for i in range(total):
+            for p in range(w + 1):
+                j = i - w + p
+                if j >= 0:
+                    rem[i * (w + 1) + p] = sum(1 for x in ahead[j] if x > i)
+        self.nb = _buffers.ints(nb, compiled)  # type: ignore[assignment]
+        self.nbn = _buffers.ints(nbn, compiled)  # type: ignore[assignment]
+        self.cap = _buffers.ints(caps, compiled)  # type: ignore[assignment]
+        self.fin = _buffers.ints(fin or [0], compiled)  # type: ignore[assignment]
+        self.fin_at = _buffers.ints(fin_at, compiled)  # type: ignore[assignment]
+        self.rem = _buffers.ints(rem, compiled)  # type: ignore[assignment]
+        self.cur = _buffers.zeros(w + 1, compiled)  # type: ignore[assignment]
+        self.nxt = _buffers.zeros(w + 1, compiled)  # type: ignore[assignment]
+        self.relabel = _buffers.zeros(FRESH + 1, compiled)  # type: ignore[assignment]
+        self.free = _buffers.zeros(4, compiled)  # type: ignore[assignment]
+        self.cpa = _buffers.zeros(11, compiled)  # type: ignore[assignment]
+        self.cpb = _buffers.zeros(11, compiled)  # type: ignore[assignment]
+        sign = [1 if (i // k + i % k) % 2 == 0 else -1 for i in range(total)]
+        surplus = [0] * (total + 1)
+        for i in range(total - 1, -1, -1):
+            surplus[i] = surplus[i + 1] + caps[i] * sign[i]
+        self.sign = _buffers.ints(sign, compiled)  # type: ignore[assignment]
+        self.surplus = _buffers.ints(surplus, compiled)  # type: ignore[assignment]
+
+    def initial(self) -> dict[int, int]:
+        """The table before any square is taken: every position ``FULL`` (no square)."""
+        key = 0
+        for p in range(self.W):
+            key |= FULL << (BITS * p if p < 15 else 64 + BITS * (p - 15))
+        return {key: 1}
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _load(self, i: cython.int, lo: cython.ulonglong, hi: cython.ulonglong) -> cython.int:
+        """Unpack a frontier into :attr:`cur` and list square ``i``'s ways back into
+        :attr:`cpa` / :attr:`cpb`: none, one edge, two edges.  Returns the number of
+        ways; the fixed tour ends go to :attr:`ends`."""
+        w: cython.int = self.W
+        cur = self.cur
+        free = self.free
+        p: cython.int
+        a: cython.int
+        b: cython.int
+        nfree: cython.int = 0
+        ways: cython.int = 1
+        for p in range(w):
+            if p < 15:
+                cur[p] = (lo >> (BITS * p)) & 15
+            else:
+                cur[p] = (hi >> (BITS * (p - 15))) & 15
+        self.ends = (hi >> (BITS * (w - 15))) & 3 if w > 15 else (lo >> 60) & 3
+        cur[w] = FREE
+        for a in range(self.nbn[i]):
+            p = self.nb[4 * i + a]
+            if cur[p] != FULL:
+                free[nfree] = p
+                nfree += 1
+        self.cpa[0] = -1
+        self.cpb[0] = -1
+        for a in range(nfree):
+            self.cpa[ways] = free[a]
+            self.cpb[ways] = -1
+            ways += 1
+        if self.cap[i] == 2:
+            for a in range(nfree):
+                for b in range(a + 1, nfree):
+                    self.cpa[ways] = free[a]
+                    self.cpb[ways] = free[b]
+                    ways += 1
+        return ways
+
+    def step(self, i: cython.int, table: dict[int, int]) -> dict[int, int]:
+        """The table after square ``i`` is taken, from the table before it (counts of
+        any size)."""
+        out: dict[int, int] = {}
+        last: cython.bint = i == self.total - 1
+        key: object
+        count: object
+        found: object
+        high: object
+        ways: cython.int
+        c: cython.int
+        r: cython.int
+        for key, count in table.items():
+            ways = self._load(i, key & 0xFFFFFFFFFFFFFFFF, key >> 64)
+            for c in range(ways):
+                r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
+                if r == FINISHED:
+                    self.finished = self.finished + count
+                elif r == NEXT:
+                    high = self.key_hi
+                    key = (high << 64) | self.key_lo
+                    found = out.get(key)
+                    out[key] = count if found is None else found + count
+        return out
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def step_fast(self, i: cython.int, src: Table, dst: Table) -> cython.int:
+        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15``, counts below
+        ``2**64``): ``dst`` gets the table after square ``i``.  Returns ``Table.OK``, or
+        ``Table.OVERFLOW`` / ``Table.FULL_UP`` when a count or the number of
+        frontiers went past what ``dst`` may hold (then ``dst`` is incomplete)."""
+        last: cython.bint = i == self.total - 1
+        keys = src.keys
+        vals = src.vals
+        slot: cython.Py_ssize_t
+        ways: cython.int
+        c: cython.int
+        r: cython.int
+        status: cython.int
+        count: cython.ulonglong
+        done: cython.ulonglong = 0
+        for slot in range(src.size):
+            if keys[slot] == EMPTY:
+                continue
+            count = vals[slot]
+            ways = self._load(i, keys[slot], 0)
+            for c in range(ways):
+                r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
+                if r == FINISHED:
+                    if (done + count) & MASK64 < done:
+                        return OVERFLOW
+                    done = (done + count) & MASK64
+                elif r == NEXT:
+                    status = dst.add(self.key_lo, count)
+                    if status != OK:
+                        return status
+        self.finished = self.finished + done
+        return OK
+
+    @cython.cfunc
+    @cython.inline
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _partner(self, p: cython.int) -> cython.int:
+        """The other position carrying the label at position ``p``."""
+        nxt = self.nxt
+        q: cython.int
+        for q in range(self.W + 1):
+            if q != p and nxt[q] == nxt[p]:
+                return q
+        return -1  # pragma: no cover - labels always come in pairs
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _far(self, i: cython.int, p: cython.int) -> cython.int:
+        """Give position ``p`` one more edge; return the position of the far end of the
+        fragment it now belongs to (``p`` itself for a square that had none), or ``-1``
+        when that end is a fixed tour end."""
+        nxt = self.nxt
+        v: cython.int = nxt[p]
+        q: cython.int
+        if v == FREE:
+            if self.cap[i - self.W + p] == 1:
+                nxt[p] = FULL
+                return -1
+            return p
+        if v == TAIL:
+            nxt[p] = FULL
+            return -1
+        q = self._partner(p)
+        nxt[p] = FULL
+        return q
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _advance(
+        self,
+        i: cython.int,
+        pa: cython.int,
+        pb: cython.int,
+        ends: cython.int,
+        last: cython.bint,
+    ) -> cython.int:
+        """Square ``i`` with edges back to positions ``pa`` and ``pb`` (``-1``: none):
+        settle what must be settled.  Returns ``DROPPED``, ``FINISHED`` (a whole tour)
+        or ``NEXT``, with the successor frontier packed in :attr:`key_lo` and
+        :attr:`key_hi`."""
+        w: cython.int = self.W
+        cur = self.cur
+        nxt = self.nxt
+        relabel = self.relabel
+        p: cython.int
+        q: cython.int
+        v: cython.int
+        fa: cython.int
+        fb: cython.int
+        need: cython.int
+        short: cython.int
+        label: cython.int
+        complete: cython.bint = False
+        for p in range(w + 1):
+            nxt[p] = cur[p]
+        if pa >= 0 and pb < 0:
+            # One edge: square i becomes an end of the fragment through pa.
+            fa = self._far(i, pa)
+            if self.cap[i] == 1:
+                nxt[w] = FULL
+                if fa < 0:
+                    complete = True
+                else:
+                    nxt[fa] = TAIL
+            elif fa < 0:
+                nxt[w] = TAIL
+            else:
+                nxt[w] = FRESH
+                nxt[fa] = FRESH
+        elif pb >= 0:
+            # Two edges: square i joins the fragments through pa and pb.
+            nxt[w] = FULL
+            v = nxt[pa]
+            if v > TAIL and v == nxt[pb]:  # the two ends of one fragment: a cycle
+                if not (self.closed and last):
+                    return DROPPED
+                nxt[pa] = FULL
+                nxt[pb] = FULL
+                complete = True
+            else:
+                fa = self._far(i, pa)
+                fb = self._far(i, pb)
+                if fa < 0 and fb < 0:
+                    complete = True
+                elif fa < 0:
+                    nxt[fb] = TAIL
+                elif fb < 0:
+                    nxt[fa] = TAIL
+                else:
+                    nxt[fa] = FRESH
+                    nxt[fb] = FRESH
+        # Settle the squares whose last neighbour ahead was square i.
+        for q in range(self.fin_at[i], self.fin_at[i + 1]):
+            p = self.fin[q]
+            v = nxt[p]
+            if v == FULL:
+                continue
+            if v == FREE or ends >= self.ends_allowed:
+                return DROPPED
+            ends += 1  # an end with nowhere to go: one of the tour's two ends
+            if v == TAIL:
+                complete = True
+            else:
+                nxt[self._partner(p)] = TAIL
+            nxt[p] = FULL
+        if complete:
+            # The whole tour is made: right only with the last square, all settled.
+            if not last:
+                return DROPPED
+            for p in range(w + 1):
+                if nxt[p] != FULL:
+                    return DROPPED
+            if self.closed or ends == self.ends_allowed:
+                return FINISHED
+            return DROPPED
+        if last:
+            return DROPPED
+        # Drop frontiers with a square that needs more edges than it has ahead (it could
+        # only be a tour end, one edge short, and only so many ends are left).
+        # Every edge joins the two colours, so the edges still needed by each colour
+        # (the frontier's and two for each square not yet taken) must balance, but for
+        # the tour ends not yet fixed, each one edge short.
+        short = 0
+        balance: cython.int = self.surplus[i + 1]
+        q = i * (w + 1)
+        for p in range(1, w + 1):
+            v = nxt[p]
+            if v == FULL:
+                continue
+            need = (2 if v == FREE else 1) - (2 - self.cap[i - w + p])
+            balance += need * self.sign[i - w + p]
+            if need > self.rem[q + p]:
+                if need - 1 > self.rem[q + p]:
+                    return DROPPED
+                short += 1
+        open_ends: cython.int = self.ends_allowed - ends
+        if short > open_ends or balance > open_ends or -balance > open_ends:
+            return DROPPED
+        if (balance + open_ends) % 2 != 0:
+            return DROPPED
+        # Renumber the labels in order of appearance and pack positions 1..W.
+        for p in range(FRESH + 1):
+            relabel[p] = 0
+        label = TAIL
+        lo: cython.ulonglong = 0
+        hi: cython.ulonglong = 0
+        for p in range(1, w + 1):
+            v = nxt[p]
+            if v > TAIL:
+                if relabel[v] == 0:
+                    label += 1
+                    relabel[v] = label
+                v = relabel[v]
+            if p <= 15:
+                lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
+            else:
+                hi |= cython.cast(cython.ulonglong, v) << (BITS * (p - 16))
+        if w > 15:
+            hi |= cython.cast(cython.ulonglong, ends) << (BITS * (w - 15))
+        else:
+            lo |= cython.cast(cython.ulonglong, ends) << 60
+        self.key_lo = lo
+        self.key_hi = hi
+        return NEXT

@@ -1,0 +1,123 @@
+"""Counting knight's tours by dynamic programming: equal to the walk on every small board,
+every start, open and closed; the published counts; big counts; bad input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazysearch import _native, compiled, knights
+from lazysearch.knights import KnightsError
+from lazysearch.knights.counting import TooManyStatesError, frontier_count
+
+#: The program's tables grow with the short side; as plain Python (CI's second run)
+#: boards stay small enough for the suite to stay fast.
+AREA = 30 if compiled() else 16
+
+
+def _boards(area: int) -> list[tuple[int, int]]:
+    return [(m, n) for m in range(1, 7) for n in range(1, 13) if m * n <= area]
+
+
+@pytest.mark.parametrize(("rows", "cols"), _boards(AREA))
+def test_the_program_equals_the_walk_on_every_small_board(rows: int, cols: int) -> None:
+    assert knights.count_closed(rows, cols, method="dp") == knights.count_closed(
+        rows, cols, method="enumerate"
+    )
+    assert knights.count_tours(rows, cols, method="dp") == knights.count_tours(
+        rows, cols, method="enumerate"
+    )
+
+
+@settings(max_examples=40 if compiled() else 15, deadline=None)
+@given(st.data())
+def test_the_program_equals_the_walk_from_every_start(data: st.DataObject) -> None:
+    rows, cols = data.draw(st.sampled_from(_boards(AREA + 6)))
+    start = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    closed = data.draw(st.booleans())
+    dp = knights.count_tours(rows, cols, start=start, closed=closed, method="dp")
+    walk = knights.count_tours(rows, cols, start=start, closed=closed, method="enumerate")
+    assert dp == walk
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "start", "expected"),
+    [  # shared/ORACLES.md
+        (3, 4, None, 16),
+        (5, 5, None, 1728),
+        (5, 5, (0, 0), 304),
+        (5, 5, (2, 2), 64),
+        (5, 5, (0, 1), 0),
+        (3, 12, None, 114_496),
+    ],
+)
+def test_open_counts_match_the_oracle(
+    rows: int, cols: int, start: tuple[int, int] | None, expected: int
+) -> None:
+    if rows * cols > 16 and not compiled():
+        pytest.skip("seconds as plain Python")
+    assert knights.count_tours(rows, cols, start=start, method="dp") == expected
+    # Turned through a quarter: the sweep then goes the other way round the board.
+    turned = None if start is None else (start[1], start[0])
+    assert knights.count_tours(cols, rows, start=turned, method="dp") == expected
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "expected"),
+    [(3, 10, 16), (3, 12, 176), (5, 6, 8), (6, 6, 9862), (5, 8, 44_202)],  # ORACLES.md
+)
+def test_closed_counts_match_the_oracle(rows: int, cols: int, expected: int) -> None:
+    if rows * cols > 30 and not compiled():
+        pytest.skip("seconds as plain Python")
+    assert knights.count_closed(rows, cols, method="dp") == expected
+    assert knights.count_closed(cols, rows, method="dp") == expected
+
+
+def test_counts_past_two_to_the_64_are_exact() -> None:
+    """3x100: the compiled tables' 64-bit counts overflow on the way; the count goes on
+    in Python integers and equals the all-Python program's (the engine's source)."""
+    big = frontier_count(3, 100, closed=True)
+    assert big.count > 2**64
+    source = _native.load_source("lazysearch.knights._count")
+    counter = source.FrontierCounter(3, 100, -1, True)
+    table = counter.initial()
+    for i in range(300):
+        table = counter.step(i, table)
+    assert counter.finished == big.count
+    # Linear in the length on a narrow board: the number of frontiers stays put.
+    assert max(big.states) == max(frontier_count(3, 50, closed=True).states)
+
+
+def test_statistics() -> None:
+    result = frontier_count(5, 6, closed=True)
+    assert result.count == 8
+    assert len(result.states) == 30 and result.peak_states == max(result.states) > 0
+    assert result.states[-1] == 0  # the last square leaves only finished tours
+    assert result.peak_bytes > 0 and result.seconds >= 0
+    seen: list[float] = []
+    frontier_count(3, 10, closed=True, progress=seen.append)
+    assert seen == [(i + 1) / 30 for i in range(30)]
+
+
+def test_too_many_states_is_a_clear_error_before_memory_runs_out() -> None:
+    with pytest.raises(TooManyStatesError, match=r"6x6 needs more than max_states=1,000"):
+        frontier_count(6, 6, closed=True, max_states=1000)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: knights.count_closed(6, method="fast"), "method must be one of"),
+        (lambda: knights.count_tours(6, method="dp", workers=2), "one process"),
+        (lambda: knights.count_tours(3, 4, start=(5, 0), method="dp"), "off the 3x4 board"),
+    ],
+)
+def test_bad_input(call: object, words: str) -> None:
+    with pytest.raises(KnightsError, match=words):
+        call()  # type: ignore[operator]
+
+
+def test_auto_picks_the_program_on_narrow_boards() -> None:
+    # 3x40 closed: the walk would take far longer than this test runs.
+    assert knights.count_closed(3, 40) == frontier_count(3, 40, closed=True).count > 10**15
