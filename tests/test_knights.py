@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -451,7 +452,9 @@ def test_svg_golden(name: str, make: object) -> None:
         path.parent.mkdir(exist_ok=True)
         path.write_text(svg)
     assert svg == path.read_text()
-    assert svg.count("<polyline") == 1
+    # The line is one piece per move on a small board, each in its own colour.
+    assert svg.count('<path d="M') == 1 + len(t) - 1  # the dark squares, then the moves
+    assert len(set(re.findall(r'stroke="(#[0-9a-f]{6})"><title>', svg))) == len(t) - 1
     assert ("stroke-dasharray" in svg) == t.closed
 
 

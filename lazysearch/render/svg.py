@@ -7,6 +7,7 @@ pixels, capped so that a huge board opens at a sensible size.
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,12 @@ if TYPE_CHECKING:
 #: The largest default picture side, in pixels.
 MAX_PIXELS = 2000
 
+#: The longest attribute these pictures write, in characters.  librsvg 2.54 (with
+#: libxml2 2.9) refuses an attribute of 10,000,000 characters or more ("Couldn't find end
+#: of Start Tag"), and stops at the 10th megabyte of a document whose tags are longer than
+#: about 100,000 characters ("Premature end of data"); a tenth of that leaves room.
+MAX_ATTRIBUTE = 10_000
+
 LIGHT = "#f0d9b5"
 DARK = "#b58863"
 
@@ -30,11 +37,16 @@ def _number(x: float) -> str:
     return text or "0"
 
 
+def _scale(rows: int, cols: int, square: int) -> int:
+    """Pixels per square at the picture's default size."""
+    return min(square, max(1, MAX_PIXELS // max(rows, cols)))
+
+
 def document(
     rows: int, cols: int, body: Sequence[str], *, square: int = 40, title: str = ""
 ) -> str:
     """An SVG document ``cols x rows`` squares in size around the elements of ``body``."""
-    scale = min(square, max(1, MAX_PIXELS // max(rows, cols)))
+    scale = _scale(rows, cols, square)
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{cols * scale}" '
         f'height="{rows * scale}" viewBox="0 0 {cols} {rows}">\n'
@@ -55,51 +67,170 @@ def escape(text: str) -> str:
 PATTERN_FROM = 40_000
 
 
-def checkerboard(rows: int, cols: int) -> list[str]:
-    """A chessboard: the dark squares as one path, or for a huge board a pattern (a few
-    elements, however large; some renderers blur it, hence not always)."""
+def checkerboard(rows: int, cols: int, *, dark: str = DARK) -> list[str]:
+    """A chessboard: the dark squares as paths (one per :data:`MAX_ATTRIBUTE` characters),
+    or for a huge board a pattern (a few elements, however large; some renderers blur it,
+    hence not always)."""
     if rows * cols > PATTERN_FROM:
+        # The light squares are a rect under the pattern: librsvg draws a pattern of
+        # tiles under a pixel partly transparent.
         return [
             '<defs><pattern id="board" width="2" height="2" patternUnits="userSpaceOnUse">'
-            f'<rect width="2" height="2" fill="{LIGHT}"/>'
-            f'<rect x="1" width="1" height="1" fill="{DARK}"/>'
-            f'<rect y="1" width="1" height="1" fill="{DARK}"/></pattern></defs>',
+            f'<rect x="1" width="1" height="1" fill="{dark}"/>'
+            f'<rect y="1" width="1" height="1" fill="{dark}"/></pattern></defs>',
+            f'<rect width="{cols}" height="{rows}" fill="{LIGHT}"/>',
             f'<rect width="{cols}" height="{rows}" fill="url(#board)"/>',
         ]
-    dark = "".join(f"M{c} {r}h1v1h-1z" for r in range(rows) for c in range(cols) if (r + c) % 2)
-    return [
-        f'<rect width="{cols}" height="{rows}" fill="{LIGHT}"/>',
-        f'<path d="{dark}" fill="{DARK}" shape-rendering="crispEdges"/>',
-    ]
+    squares = [f"M{c} {r}h1v1h-1z" for r in range(rows) for c in range(cols) if (r + c) % 2]
+    body = [f'<rect width="{cols}" height="{rows}" fill="{LIGHT}"/>']
+    for d in _joined(squares):
+        body.append(f'<path d="{d}" fill="{dark}" shape-rendering="crispEdges"/>')
+    return body
+
+
+def _joined(parts: Sequence[str]) -> list[str]:
+    """``parts`` joined into as few strings as keep each within :data:`MAX_ATTRIBUTE`."""
+    out: list[str] = []
+    piece: list[str] = []
+    size = 0
+    for part in parts:
+        if piece and size + len(part) > MAX_ATTRIBUTE:
+            out.append("".join(piece))
+            piece, size = [], 0
+        piece.append(part)
+        size += len(part)
+    if piece:
+        out.append("".join(piece))
+    return out
+
+
+#: Below this many pixels per square, a tour's board is drawn faint (the squares are
+#: too small to count, and at full contrast they drown the tour).
+FAINT_BELOW = 24
+FAINT = "#e0c39c"
+
+#: A tour is cut into at least this many pieces, each in its own colour.
+TOUR_COLOURS = 64
+
+
+def tour_colour(t: float) -> str:
+    """The colour at fraction ``t`` of the way along a tour: red at the start, through
+    yellow, green, cyan and blue to purple at the end (hue 0 to 300 degrees).
+
+    >>> tour_colour(0.0), tour_colour(0.4), tour_colour(1.0)
+    ('#bd0f0f', '#0fbd0f', '#bd0fbd')
+    """
+    red, green, blue = colorsys.hls_to_rgb(t * 300 / 360, 0.4, 0.85)
+    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+
+
+def _step(dr: int, dc: int) -> str:
+    """The two numbers of a relative ``l`` step, each after a space or after its minus
+    sign, which separates it by itself: ``(2, -1)`` is ``-1 2``, ``(-2, 1)`` is `` 1-2``."""
+    return "".join(("-" if d < 0 else " ") + str(abs(d)) for d in (dc, dr))
+
+
+def tour_pieces(
+    tour: Sequence[tuple[int, int]], pieces: int = TOUR_COLOURS
+) -> list[tuple[int, int, str]]:
+    """The tour as path data in pieces: ``(first, last, d)`` where ``d`` draws squares
+    ``first..last`` (indices into ``tour``) through their centres.
+
+    >>> tour_pieces([(0, 0), (2, 1), (0, 2), (1, 0)], pieces=2)
+    [(0, 2, 'M0.5 0.5l 1 2 1-2'), (2, 3, 'M2.5 0.5l-2 1')]
+
+    Consecutive pieces share a square, so together they draw one line.  The moves are
+    shared out evenly among ``pieces`` pieces (one per move on a shorter tour), and a
+    piece is cut again where its ``d`` would pass :data:`MAX_ATTRIBUTE` characters.
+    """
+    moves = len(tour) - 1
+    if moves < 1:
+        return []
+    bands = min(pieces, moves)
+    out = []
+    steps: dict[tuple[int, int], str] = {}
+    first = 0
+    r, c = tour[0]
+    d = [f"M{c}.5 {r}.5l"]
+    size = len(d[0])
+    band = 1
+    for i in range(1, moves + 1):
+        nr, nc = tour[i]
+        key = (nr - r, nc - c)
+        step = steps.get(key)
+        if step is None:
+            step = steps[key] = _step(*key)
+        if size + len(step) > MAX_ATTRIBUTE:  # cut here: the piece ends at square i - 1
+            out.append((first, i - 1, "".join(d)))
+            first = i - 1
+            d = [f"M{c}.5 {r}.5l"]
+            size = len(d[0])
+        d.append(step)
+        size += len(step)
+        r, c = nr, nc
+        if i * bands >= band * moves and i < moves:  # the end of a colour band
+            out.append((first, i, "".join(d)))
+            first = i
+            d = [f"M{c}.5 {r}.5l"]
+            size = len(d[0])
+            band += 1
+    out.append((first, moves, "".join(d)))
+    return out
 
 
 def knights_tour(tour: Tour, *, square: int = 40) -> str:
-    """The board with the tour drawn as one path through the squares' centres; the
-    start is a green disc, the end a red one, and a closed tour's closing move a dashed
-    line."""
+    """The board with the tour drawn through the squares' centres, its colour going
+    round the colour wheel from start to end (:func:`tour_colour`); the start is a
+    green disc, the end a red one, and a closed tour's closing move a dashed line.
+
+    The line is in pieces of at most :data:`MAX_ATTRIBUTE` characters (and at least
+    :data:`TOUR_COLOURS` on a long tour), each titled with the move numbers it joins
+    (``1-2500``: a browser shows it on hovering).
+    On a board of few pixels per square the line and the discs grow, so that a huge
+    tour reads as a map of when each part of the board was visited.
+
+    >>> from lazysearch import knights
+    >>> svg = knights_tour(knights.tour(8))
+    >>> svg.count("<path"), svg.count("<title>1-2</title>"), "<polyline" in svg
+    (64, 1, False)
+    """
     rows, cols = tour.rows, tour.cols
-    body = checkerboard(rows, cols)
+    scale = _scale(rows, cols, square)
+    body = checkerboard(rows, cols, dark=DARK if scale >= FAINT_BELOW else FAINT)
     if tour:
-        points = " ".join([f"{c}.5,{r}.5" for r, c in tour])  # the squares' centres
+        width = _number(min(0.6, max(0.08, 2 / scale)))
+        radius = max(0.25, 10 / scale)
+        pieces = tour_pieces(tour)
         body.append(
-            f'<polyline points="{points}" fill="none" stroke="#1f3a93" stroke-width="0.08" '
-            'stroke-linejoin="round" stroke-linecap="round"/>'
+            f'<g fill="none" stroke-width="{width}" stroke-linejoin="round" stroke-linecap="round">'
         )
+        for first, last, d in pieces:
+            colour = tour_colour((first + last) / 2 / (len(tour) - 1))
+            body.append(
+                f'<path d="{d}" stroke="{colour}"><title>{first + 1}-{last + 1}</title></path>'
+            )
+        body.append("</g>")
         (r0, c0), (r1, c1) = tour[0], tour[-1]
         if tour.closed:
+            dash = float(width)
             body.append(
                 f'<line x1="{_number(c1 + 0.5)}" y1="{_number(r1 + 0.5)}" '
-                f'x2="{_number(c0 + 0.5)}" y2="{_number(r0 + 0.5)}" stroke="#1f3a93" '
-                'stroke-width="0.08" stroke-dasharray="0.2 0.15"/>'
+                f'x2="{_number(c0 + 0.5)}" y2="{_number(r0 + 0.5)}" '
+                f'stroke="{tour_colour(1.0)}" stroke-width="{width}" '
+                f'stroke-dasharray="{_number(2.5 * dash)} {_number(1.875 * dash)}"/>'
             )
-        body.append(
-            f'<circle cx="{_number(c0 + 0.5)}" cy="{_number(r0 + 0.5)}" r="0.25" fill="#2e7d32">'
-            "<title>start</title></circle>"
-        )
-        body.append(
-            f'<circle cx="{_number(c1 + 0.5)}" cy="{_number(r1 + 0.5)}" r="0.25" fill="#c62828">'
-            "<title>end</title></circle>"
-        )
+        # On a huge board the discs are wider than a move: the end's then sits, smaller,
+        # on the start's, so that both show.
+        apart = ((r1 - r0) ** 2 + (c1 - c0) ** 2) ** 0.5 >= 2 * radius
+        for (r, c), size, colour, name in (
+            ((r0, c0), radius, "#2e7d32", "start"),
+            ((r1, c1), radius if apart else radius / 2, "#c62828", "end"),
+        ):
+            body.append(
+                f'<circle cx="{_number(c + 0.5)}" cy="{_number(r + 0.5)}" r="{_number(size)}" '
+                f'fill="{colour}" stroke="#fff" stroke-width="{_number(size / 5)}">'
+                f"<title>{name}</title></circle>"
+            )
     kind = "closed" if tour.closed else "open"
     return document(rows, cols, body, square=square, title=f"{kind} knight's tour of {rows}x{cols}")
 
