@@ -134,6 +134,56 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise CheckpointError(f"{path} exists and is not a lazysearch run file; not overwriting")
 
 
+#: Seconds: an estimate of the time left above this says nothing (ten years; the
+#: fraction of the tree walked is then too small for its rate to mean anything, as
+#: when the first of 1000 queens is placed), and the bar shows "?" instead.
+MAX_TIME_LEFT = 10 * 365.25 * 86400
+
+
+def time_left(seconds: float | None) -> str:
+    """The time left as the progress bar shows it: tqdm's ``[h:]mm:ss``, or ``?`` when
+    there is no estimate, or none worth reading (not finite, negative, or more than
+    :data:`MAX_TIME_LEFT`).
+
+    >>> time_left(3725.0)
+    '1:02:05'
+    >>> time_left(7.8e48), time_left(float("inf")), time_left(float("nan")), time_left(None)
+    ('?', '?', '?', '?')
+    """
+    if seconds is None or not 0 <= seconds <= MAX_TIME_LEFT:  # False for NaN too
+        return "?"
+    from tqdm import tqdm
+
+    return str(tqdm.format_interval(seconds))
+
+
+def progress_bar(desc: str, file: Any = None) -> Any:
+    """A tqdm bar over a search's progress, from 0 to 1, on ``file`` (standard error by
+    default), whose time left reads "?" when :func:`time_left` says it means nothing
+    (tqdm's own ``{remaining}`` prints any number of hours)."""
+    from tqdm import tqdm
+
+    class Bar(tqdm):  # type: ignore[misc]
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            values: dict[str, Any] = super().format_dict
+            n, total, elapsed = values.get("n"), values.get("total"), values.get("elapsed")
+            rate = values.get("rate")
+            if rate is None and elapsed:  # tqdm's rule: the mean rate until one is measured
+                rate = (n - values.get("initial", 0)) / elapsed
+            values["left"] = time_left((total - n) / rate if rate and total else None)
+            return values
+
+    return Bar(
+        total=1.0,
+        unit="",
+        bar_format="{desc}{percentage:5.1f}% |{bar}| [{elapsed}<{left}{postfix}]",
+        desc=desc,
+        leave=False,
+        file=file,
+    )
+
+
 class Runner:
     """Drives one search: writes checkpoints every ``every`` seconds and at a stop, shows
     a progress bar, and turns Ctrl-C / SIGTERM into :class:`Stop` at a safe point.
@@ -200,15 +250,7 @@ class Runner:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 handlers[sig] = signal.signal(sig, self._request_stop)
         if self.progress:
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=1.0,
-                unit="",
-                bar_format="{desc}{percentage:5.1f}% |{bar}| [{elapsed}<{remaining}{postfix}]",
-                desc=f"lazysearch {self.command}: ",
-                leave=False,
-            )
+            self._bar = progress_bar(f"lazysearch {self.command}: ")
         try:
             yield
         finally:

@@ -8,6 +8,10 @@ turn, and keeps the first that reports a solution (or finishes): its tree become
 search's tree, and the others are dropped.  The cost is bounded: the winner's own work
 to its first solution times the number of runners, at most.
 
+A runner's engine is built when its first turn comes, so a race whose first runner wins
+within its first slice builds one engine only (for large problems, the build can cost
+more than the search).
+
 The race is deterministic (slices are counted in nodes, not seconds), so its winner is a
 function of the problem alone: a position is a position in the winner's tree, and
 replaying it on a fresh engine first replays the race.  The winner is remembered on the
@@ -114,16 +118,15 @@ class RaceEngine:
 
     def __init__(self, race: Race) -> None:
         self._race = race
-        self._runners: list[Engine] = []
+        # A runner's engine, or None until its first turn.
+        self._runners: list[Engine | None] = []
         self._turn = 0
         self._left = race.slice
         self._nodes = 0  # nodes counted besides the engine's own
         self._solutions = 0
+        self._active = race.problems[race._winner or 0].engine()
         if race._winner is None:
-            self._runners = [p.engine() for p in race.problems]
-            self._active = self._runners[0]
-        else:
-            self._active = race.problems[race._winner].engine()
+            self._runners = [self._active] + [None] * (len(race.problems) - 1)
 
     # -- the race ---------------------------------------------------------------------------
 
@@ -133,6 +136,8 @@ class RaceEngine:
         spent = 0
         while True:
             runner = self._runners[self._turn]
+            if runner is None:
+                runner = self._runners[self._turn] = self._race.problems[self._turn].engine()
             step = self._left if budget <= 0 else min(self._left, budget - spent)
             before = runner.nodes
             found = runner.run(1, step)
@@ -152,8 +157,10 @@ class RaceEngine:
         """Make runner ``index`` the engine, remembering it as the winner; the losers'
         nodes stay counted."""
         self._race._winner = index
-        winner = self._runners[index]
-        self._nodes += sum(r.nodes for i, r in enumerate(self._runners) if i != index)
+        winner = self._runners[index] or self._race.problems[index].engine()
+        self._nodes += sum(
+            r.nodes for i, r in enumerate(self._runners) if i != index and r is not None
+        )
         self._active = winner
         self._runners = []
 
@@ -194,7 +201,8 @@ class RaceEngine:
     def restart(self) -> None:
         if self._runners:
             for runner in self._runners:
-                runner.restart()
+                if runner is not None:
+                    runner.restart()
             self._turn = 0
             self._left = self._race.slice
         else:
@@ -221,7 +229,11 @@ class RaceEngine:
 
     @property
     def nodes(self) -> int:
-        own = sum(r.nodes for r in self._runners) if self._runners else self._active.nodes
+        own = (
+            sum(r.nodes for r in self._runners if r is not None)
+            if self._runners
+            else self._active.nodes
+        )
         return self._nodes + int(own)
 
     @nodes.setter

@@ -3,6 +3,7 @@ the progress bar."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -211,6 +212,35 @@ def test_progress_bar_on_request_only(capsys: pytest.CaptureFixture[str]) -> Non
     assert "lazysearch queens:" in capsys.readouterr().err
     assert main(["queens", "8", "--count", "-q"]) == 0  # stderr is not a terminal here
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("done", "left"),
+    [
+        (0.5, "01:40"),  # half done in 100 s
+        (0.99, "00:01"),
+        (0.0, "?"),  # no progress: no rate
+        (1e-45, "?"),  # tqdm would say 2.2e43 hours
+        (2.5e-8, "?"),  # 127 years
+        (3.2e-7, "86805:31:40"),  # 9.9 years is still shown
+    ],
+)
+def test_progress_bar_shows_a_question_mark_for_a_meaningless_time_left(
+    done: float, left: str
+) -> None:
+    out = io.StringIO()
+    bar = longrun.progress_bar("lazysearch queens: ", out)
+    clock = bar.start_t + 100.0
+    bar._time = lambda: clock  # 100 s since the bar started, on any machine
+    bar.n = done
+    assert f"[01:40<{left}]" in str(bar)
+    bar.close()
+
+
+def test_time_left_is_shown_up_to_ten_years() -> None:
+    assert longrun.time_left(longrun.MAX_TIME_LEFT) != "?"
+    assert longrun.time_left(longrun.MAX_TIME_LEFT * 1.001) == "?"
+    assert longrun.time_left(-1.0) == "?"
 
 
 def test_load_names_command_and_mode_mismatches(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Hashable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,3 +140,37 @@ def test_a_race_with_no_solution_ends_when_a_runner_does() -> None:
     race = Race(runners, 1)
     s = Search(race)
     assert list(s) == [] and s.done and race.winner == 0
+
+
+class _Counted:
+    """A problem that counts the engines built from it."""
+
+    def __init__(self, problem: DLXProblem) -> None:
+        self.problem = problem
+        self.built = 0
+        self.kind = problem.kind
+
+    def engine(self) -> Any:
+        self.built += 1
+        return self.problem.engine()
+
+    def fingerprint(self) -> str:
+        return self.problem.fingerprint()
+
+
+def test_a_runner_engine_is_built_at_its_first_turn() -> None:
+    runners = [_Counted(p) for p in _orders(queens(10).search.problem)]  # type: ignore[arg-type]
+    race = Race(runners, 4096)  # the first runner reaches a solution within its slice
+    s = Search(race)
+    next(s)
+    assert race.winner == 0 and [r.built for r in runners] == [1, 0, 0]
+    # One node a turn: every runner gets a turn, and its engine, once.
+    runners = [_Counted(p) for p in _orders(queens(10).search.problem)]  # type: ignore[arg-type]
+    race = Race(runners, 1)
+    assert len(list(Search(race))) == 724
+    assert [r.built for r in runners] == [1, 1, 1]
+    # A race whose winner is known builds the winner's engine only.
+    for r in runners:
+        r.built = 0
+    assert len(list(Search(race))) == 724
+    assert [r.built for r in runners] == [int(i == race.winner) for i in range(3)]
