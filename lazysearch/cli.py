@@ -12,11 +12,12 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, NamedTuple, NoReturn, TextIO
 
 from .errors import LazysearchError
 
 EXIT_OK = 0
+EXIT_NO_SOLUTION = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
@@ -29,6 +30,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr (and ``--help`` for more)."""
 
     def error(self, message: str) -> NoReturn:
+        wrong, _, choices = message.partition("invalid choice: ")[2].partition(" (choose from ")
+        if choices:  # a misspelt command or choice: name the nearest
+            message += _nearest(wrong.strip("'"), [c.strip(" ')") for c in choices.split(",")])
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -91,9 +95,28 @@ def _add_run_options(
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
     p.add_argument("--limit", type=_positive, metavar="N", help="stop after N solutions")
     p.add_argument(
-        "--every", type=_positive, metavar="M", default=1, help="print only every M-th solution"
+        "--nth",
+        type=_positive,
+        metavar="N",
+        help="print only the N-th solution (exit status 1 if there are fewer)"
+        + ("; --format svg draws the first by default" if "svg" in formats else ""),
     )
-    p.add_argument("--format", choices=formats, default="text", help="how to print solutions")
+    p.add_argument("--every", type=_positive, metavar="M", help="print only every M-th solution")
+    p.add_argument(
+        "--format",
+        choices=formats,
+        default="text",
+        help="how to print solutions"
+        + (" (svg: a picture of one solution)" if "svg" in formats else "")
+        + "; json also for --count and --estimate",
+    )
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write to FILE instead of standard output; it is replaced only when the run "
+        "succeeds (nothing is left behind on an error or Ctrl-C)",
+    )
     p.add_argument(
         "--workers",
         type=_positive,
@@ -113,7 +136,7 @@ def _add_run_options(
         help="print Knuth's estimate of the tree size and solution count, without searching",
     )
     long.add_argument(
-        "--samples", type=_positive, default=1000, metavar="N", help="probes for --estimate"
+        "--samples", type=_positive, metavar="N", help="probes for --estimate (default 1000)"
     )
     long.add_argument("--seed", type=int, metavar="S", help="random seed for --estimate")
     long.add_argument(
@@ -124,7 +147,6 @@ def _add_run_options(
     long.add_argument(
         "--checkpoint-every",
         type=_seconds,
-        default=5.0,
         metavar="SECONDS",
         help="seconds between checkpoints (default 5)",
     )
@@ -142,12 +164,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lazysearch",
         description="Combinatorial search with lazy streams of solutions.",
+        epilog="Exit status: 0 done, 1 no such solution (--nth, --format svg), "
+        "2 bad input or arguments, 130 interrupted.",
     )
-    from . import __version__
-
-    parser.add_argument("--version", action="version", version=f"lazysearch {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        help="print the version and whether the compiled engines are in use, and exit",
+    )
     sub = parser.add_subparsers(
-        dest="command", metavar="COMMAND", required=True, parser_class=_Parser
+        dest="command",
+        metavar="COMMAND",
+        required=True,
+        parser_class=_Parser,
+        help="what to search (lazysearch COMMAND --help for its options)",
     )
 
     dlx = sub.add_parser("dlx", help="solve an exact-cover problem in Knuth's text format")
@@ -156,11 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
     dlx.set_defaults(handler=_cmd_dlx)
 
     queens = sub.add_parser("queens", help="place N non-attacking queens")
-    queens.add_argument("n", type=_positive)
+    queens.add_argument("n", type=_positive, metavar="N", help="the board's side and queens")
     _add_run_options(queens)
     queens.set_defaults(handler=_cmd_queens)
 
-    sudoku = sub.add_parser("sudoku", help="solve sudoku puzzles, one per line (any box size)")
+    sudoku = sub.add_parser(
+        "sudoku",
+        help="solve sudoku puzzles, one per line (any box size)",
+        epilog=_PUZZLES_EPILOG,
+    )
     sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
     _add_run_options(sudoku, formats=("text", "json", "svg"))
     sudoku.set_defaults(handler=_cmd_sudoku)
@@ -168,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     langford = sub.add_parser(
         "langford", help="Langford pairs of order N (each pair with its reversal once)"
     )
-    langford.add_argument("n", type=_positive)
+    langford.add_argument("n", type=_positive, metavar="N", help="the order: pairs 1..N")
     _add_run_options(langford)
     langford.set_defaults(handler=_cmd_langford)
 
@@ -201,13 +235,17 @@ def build_parser() -> argparse.ArgumentParser:
     knights.add_argument(
         "rows", type=_side_or_size, metavar="ROWS", help="rows, or the board as ROWSxCOLS"
     )
-    knights.add_argument("cols", type=_positive, nargs="?", help="default: ROWS")
+    knights.add_argument(
+        "cols", type=_positive, nargs="?", metavar="COLS", help="columns (default: ROWS)"
+    )
     knights.add_argument(
         "--closed", action="store_true", help="tours that end a move from the start"
     )
     knights.add_argument("--start", type=_square, metavar="ROW,COL", help="start square (0-based)")
     knights.add_argument(
-        "--one", action="store_true", help="one tour, found fast even on huge boards"
+        "--one",
+        action="store_true",
+        help="one tour, found fast even on huge boards (with --format, -o, -q only)",
     )
     knights.add_argument(
         "--directed",
@@ -218,7 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     knights.set_defaults(handler=_cmd_knights)
 
     kakuro = sub.add_parser(
-        "kakuro", help="solve kakuro puzzles (grid, janko, PROP, CSV, dzn, JSON and more)"
+        "kakuro",
+        help="solve kakuro puzzles (grid, janko, PROP, CSV, dzn, JSON and more)",
+        epilog=_PUZZLES_EPILOG + " A kakuro puzzle's name, when it has one, is in 'name'.",
     )
     kakuro.add_argument("file", help="a puzzle file (or a collection), or - for standard input")
     kakuro.add_argument(
@@ -230,11 +270,274 @@ def build_parser() -> argparse.ArgumentParser:
     kakuro.add_argument(
         "--convert",
         choices=("grid", "json"),
-        help="print the puzzles in this format instead of solving them",
+        help="print the puzzles in this format instead of solving them (with -o, -q only)",
     )
     _add_run_options(kakuro, formats=("text", "json", "svg"))
     kakuro.set_defaults(handler=_cmd_kakuro)
     return parser
+
+
+_PUZZLES_EPILOG = (
+    "Puzzles are numbered from 1 in the order of the file: with several, each solution "
+    "and each --count is labelled 'puzzle N', and --format json gives 'puzzle': N."
+)
+
+
+class _Version(argparse.Action):
+    """``--version``: the version, and which engines run compiled (C) or as plain Python."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> NoReturn:
+        print(version_text())
+        parser.exit(EXIT_OK)
+
+
+def version_text() -> str:
+    """What ``lazysearch --version`` prints: the version, then the engines in use."""
+    import platform
+
+    from . import _ENGINES, __version__, _native
+
+    compiled: list[str] = []
+    plain: list[str] = []
+    for name in _ENGINES:
+        module = _native.load(name)
+        short = name.removeprefix("lazysearch.")
+        (compiled if getattr(module, "COMPILED", False) else plain).append(short)
+    if not plain:
+        engines = f"engines: compiled C ({', '.join(compiled)})"
+    else:
+        why = (
+            "LAZYSEARCH_PURE is set"
+            if _native.pure_requested()
+            else "not compiled at install: reinstall with a C compiler and Cython"
+        )
+        engines = f"engines: plain Python, slower ({why}): {', '.join(plain)}"
+        if compiled:
+            engines += f"; compiled C: {', '.join(compiled)}"
+    return f"lazysearch {__version__} (Python {platform.python_version()})\n{engines}"
+
+
+def _given(args: argparse.Namespace, name: str) -> bool:
+    value = getattr(args, name, None)
+    return value is not None and value is not False
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+#: What a search's options mean only with others, or contradict: (condition, why).  The
+#: first that holds is refused before any work, in one line.
+_RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
+    (
+        lambda a: (
+            _given(a, "convert")
+            and any(_given(a, f) for f in ("count", "limit", "nth", "every", "workers", "estimate"))
+        ),
+        "--convert prints the puzzles without solving them: leave out the search's options",
+    ),
+    (
+        lambda a: _given(a, "convert") and a.format != "text",
+        "--convert prints the puzzles in its own format: leave out --format",
+    ),
+    (
+        lambda a: (
+            _given(a, "one")
+            and any(
+                _given(a, f)
+                for f in ("count", "limit", "nth", "every", "workers", "estimate", "directed")
+            )
+        ),
+        "--one finds one tour, the fast way: leave out --count, --limit, --nth, --every, "
+        "--workers, --estimate and --directed",
+    ),
+    (
+        lambda a: (
+            (_given(a, "one") or _given(a, "convert"))
+            and any(_given(a, f) for f in ("checkpoint", "resume", "scheduler", "progress"))
+        ),
+        "--checkpoint, --resume, --scheduler and --progress follow a search, "
+        "and this command runs none",
+    ),
+    (
+        lambda a: (
+            _given(a, "estimate")
+            and any(
+                _given(a, f)
+                for f in ("count", "limit", "nth", "every", "workers", "scheduler", "checkpoint")
+            )
+        ),
+        "--estimate samples the tree without searching it: leave out --count, --limit, "
+        "--nth, --every, --workers, --scheduler and --checkpoint",
+    ),
+    (
+        lambda a: _given(a, "estimate") and _given(a, "resume"),
+        "--estimate samples the whole tree: leave out --resume",
+    ),
+    (
+        lambda a: _given(a, "estimate") and a.format == "svg",
+        "--estimate prints numbers, not a picture: use --format text or json",
+    ),
+    (
+        lambda a: (_given(a, "samples") or _given(a, "seed")) and not _given(a, "estimate"),
+        "--samples and --seed are for --estimate",
+    ),
+    (
+        lambda a: _given(a, "count") and (_given(a, "nth") or _given(a, "every")),
+        "--count prints a number, and --nth/--every choose solutions to print",
+    ),
+    (
+        lambda a: _given(a, "count") and a.format == "svg",
+        "--count prints a number, and --format svg draws a solution",
+    ),
+    (
+        lambda a: _given(a, "nth") and (_given(a, "limit") or _given(a, "every")),
+        "--nth N prints the N-th solution alone: leave out --limit and --every",
+    ),
+    (
+        lambda a: a.format == "svg" and not _given(a, "one") and (a.limit or 1) > 1,
+        "--format svg draws one solution: choose it with --nth N, not --limit",
+    ),
+    (
+        lambda a: a.format == "svg" and _given(a, "every"),
+        "--format svg draws one solution: choose it with --nth N, not --every",
+    ),
+    (
+        lambda a: _given(a, "directed") and not (_given(a, "closed") and _given(a, "count")),
+        "--directed changes what --closed --count counts; give all three",
+    ),
+    (
+        lambda a: (
+            _given(a, "start")
+            and _given(a, "closed")
+            and _given(a, "count")
+            and not _given(a, "directed")
+            and a.limit is None
+        ),
+        "--closed --count counts each cycle once, whatever its start: "
+        "add --directed to count the tours from --start",
+    ),
+    (
+        lambda a: _given(a, "scheduler") and not _given(a, "count"),
+        "--scheduler counts on a cluster: add --count",
+    ),
+    (
+        lambda a: _given(a, "checkpoint") and (_given(a, "workers") or _given(a, "scheduler")),
+        "--checkpoint follows one process; leave out --workers and --scheduler",
+    ),
+    (
+        lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
+        "--checkpoint-every needs --checkpoint FILE",
+    ),
+    (
+        lambda a: bool(a.progress) and (_given(a, "workers") or _given(a, "scheduler")),
+        "--progress follows one process's walk; leave out --workers and --scheduler",
+    ),
+    (
+        lambda a: (
+            _given(a, "output")
+            and a.output != "-"
+            and a.output in (a.checkpoint, a.resume, getattr(a, "file", None))
+        ),
+        "-o names a file this run reads or checkpoints to: write elsewhere",
+    ),
+]
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse options that would be ignored or that contradict each other (see _RULES)."""
+    for holds, why in _RULES:
+        if holds(args):
+            raise CliError(why)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``; an unknown option is refused with the nearest known one."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        chosen = parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(args.command, parser)
+        known = [o for action in chosen._actions for o in action.option_strings]
+        hint = ""
+        for extra in extras:
+            if extra.startswith("-"):
+                hint = _nearest(extra.partition("=")[0], known)
+                break
+        chosen.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+    return args
+
+
+def _nearest(word: str, known: Sequence[str]) -> str:
+    """`` (did you mean X?)`` for the known word nearest ``word``, if one is near."""
+    import difflib
+
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+class _Output:
+    """Where the results go: standard output, or (``-o FILE``) a temporary file beside
+    FILE that replaces it only when the run succeeds, so that an error or Ctrl-C leaves
+    no empty or partial file, and an existing one as it was."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.temp: str | None = None
+        self.handle: TextIO = sys.stdout
+        if path is None or path == "-":
+            return
+        import os
+        import tempfile
+
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise CliError(f"cannot write {path}: it is a folder")
+        try:
+            fd, self.temp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(path)}.", suffix=".part", dir=folder
+            )
+        except OSError as exc:
+            raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+        self.handle = open(fd, "w", encoding="utf-8")  # noqa: SIM115 - closed in finish()
+
+    def finish(self, keep: bool) -> None:
+        """Put the file in place (``keep``), or remove every trace of it."""
+        if self.temp is None or self.path is None:
+            return
+        import os
+
+        temp, self.temp = self.temp, None
+        try:
+            if keep:
+                self.handle.flush()
+                os.fsync(self.handle.fileno())
+            self.handle.close()
+            if keep:
+                try:
+                    mode = os.stat(self.path).st_mode & 0o7777
+                except OSError:
+                    mask = os.umask(0)
+                    os.umask(mask)
+                    mode = 0o666 & ~mask
+                os.chmod(temp, mode)
+                os.replace(temp, self.path)
+                return
+        except BaseException:
+            _remove(temp)
+            raise
+        _remove(temp)
+
+
+def _remove(path: str) -> None:
+    import os
+
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def _read_source(name: str) -> tuple[str, str]:
@@ -281,41 +584,89 @@ def _single_search(args: argparse.Namespace, searches: int, what: str) -> None:
             raise CliError(f"--{flag} follows one search, and {what}")
 
 
+class Tag(NamedTuple):
+    """Which puzzle of a file a run is about: ``text`` labels its lines ("puzzle 2, ")
+    and ``fields`` go into its JSON lines ({"puzzle": 2})."""
+
+    text: str
+    fields: dict[str, Any]
+
+
+_NO_TAG = Tag("", {})
+
+
+def _puzzle_tag(number: int, of: int, name: str = "") -> Tag:
+    """The tag of puzzle ``number`` (from 1) of a file of ``of``: labelled when there are
+    several; its number (and name, if any) always in JSON."""
+    fields: dict[str, Any] = {"puzzle": number}
+    if name:
+        fields["name"] = name
+    text = f"puzzle {number}{f' ({name})' if name else ''}, " if of > 1 else ""
+    return Tag(text, fields)
+
+
+def _finite(x: float) -> float | None:
+    return x if x == x and abs(x) != float("inf") else None
+
+
+def _print_count(args: argparse.Namespace, out: TextIO, found: int, tag: Tag) -> None:
+    if args.format == "json":
+        out.write(json.dumps({**tag.fields, "count": found}, separators=(",", ":")) + "\n")
+    else:
+        out.write(f"{tag.text.removesuffix(', ')}: {found}\n" if tag.text else f"{found}\n")
+
+
+def _nth(args: argparse.Namespace) -> int | None:
+    """The one solution to print: ``--nth``, or the first for a picture."""
+    nth: int | None = args.nth
+    if nth is None and args.format == "svg" and not args.count:
+        nth = 1
+    return nth
+
+
 def _run(
     args: argparse.Namespace,
     stream: Any,
     show: Callable[[int, Any], str],
     out: TextIO,
     started: float | None = None,
+    tag: Tag = _NO_TAG,
 ) -> int:
     """Count or print the solutions of ``stream`` as the options ask: with a progress
     bar, checkpoints and resumption when asked.  ``started``: when the work began (the
-    time reported counts from there; default now)."""
+    time reported counts from there; default now).  ``tag``: which puzzle of a file."""
     from . import longrun
 
     if started is None:
         started = time.perf_counter()
     if args.estimate:
-        est = stream.estimate(samples=args.samples, seed=args.seed)
+        est = stream.estimate(samples=args.samples or 1000, seed=args.seed)
+        if args.format == "json":
+            fields = {
+                **tag.fields,
+                "samples": est.samples,
+                "nodes": est.nodes,
+                "nodes_stderr": _finite(est.nodes_stderr),
+                "solutions": est.solutions,
+                "solutions_stderr": _finite(est.solutions_stderr),
+            }
+            out.write(json.dumps(fields, separators=(",", ":")) + "\n")
+            return EXIT_OK
         print(
-            f"estimate from {est.samples} probes: {est.nodes:.4g} nodes "
+            f"{tag.text}estimate from {est.samples} probes: {est.nodes:.4g} nodes "
             f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} solutions "
             f"(+- {est.solutions_stderr:.2g})",
             file=out,
         )
         return EXIT_OK
     mode = "count" if args.count else "list"
-    if args.scheduler and not args.count:
-        raise CliError("--scheduler counts on a cluster: add --count")
-    if args.checkpoint and (args.workers or args.scheduler):
-        raise CliError("--checkpoint follows one process; leave out --workers and --scheduler")
     if args.checkpoint and args.checkpoint != args.resume:
         longrun.check_writable(args.checkpoint)
     runner = longrun.Runner(
         args.checkpoint,
         command=args.command,
         mode=mode,
-        every=args.checkpoint_every,
+        every=args.checkpoint_every or longrun.DEFAULT_EVERY,
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
     )
     if args.resume:
@@ -327,9 +678,12 @@ def _run(
         runner.found = record["found"]
     search = stream.search
     search.on_chunk = runner.tick
+    nth = _nth(args)
+    every = args.every or 1
+    limit = nth or args.limit
     try:
         with runner.active(search):
-            if args.count and args.limit is None:
+            if args.count and limit is None:
                 # The engine's counter is the running total (a resumed search starts
                 # from the checkpoint's), however the rest is counted.
                 if args.workers or args.scheduler:
@@ -339,33 +693,55 @@ def _run(
                     search.count(callback=runner.tick)
                 runner.found = search.stats.solutions
             else:
-                left = None if args.limit is None else max(0, args.limit - runner.found)
+                left = None if limit is None else max(0, limit - runner.found)
                 chosen = stream if left is None else stream.slice(left)
                 solutions = chosen.parallel(workers=args.workers) if args.workers else chosen
                 for solution in solutions:
                     runner.found += 1
-                    if not args.count and runner.found % args.every == 0:
+                    if not args.count and (
+                        runner.found == nth if nth else runner.found % every == 0
+                    ):
                         out.write(show(runner.found, solution))
                         out.flush()
                     runner.tick(search)
             runner.checkpoint(search)
     except longrun.Stop:
         print(
-            f"lazysearch {args.command}: stopped after {runner.found} solutions; "
+            f"lazysearch {args.command}: {tag.text}stopped after {runner.found} solutions; "
             f"go on with --resume {args.checkpoint}",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        found = f"{runner.found} solution{'' if runner.found == 1 else 's'}"
+        if args.workers or args.scheduler:  # the helpers' counts are not in yet
+            so_far = f"{found} listed" if mode == "list" else "no count yet"
+        else:
+            so_far = f"{found}, {search.stats.nodes} nodes"
+        if args.output and args.output != "-":
+            so_far += f" ({args.output} not written)"
+        print(
+            f"lazysearch {args.command}: {tag.text}interrupted after {so_far}; "
+            "--checkpoint FILE saves a run to go on with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     if args.count:
-        print(runner.found, file=out)
+        _print_count(args, out, runner.found, tag)
     if not args.quiet:
         stats = stream.stats
         elapsed = time.perf_counter() - started
         plural = "" if runner.found == 1 else "s"
         print(
-            f"{runner.found} solution{plural}, {stats.nodes} nodes, {elapsed:.3f} s",
+            f"{tag.text}{runner.found} solution{plural}, {stats.nodes} nodes, {elapsed:.3f} s",
             file=sys.stderr,
         )
+    if nth is not None and runner.found < nth:
+        print(
+            f"lazysearch {args.command}: {tag.text}there is no solution {nth}, only {runner.found}",
+            file=sys.stderr,
+        )
+        return EXIT_NO_SOLUTION
     return EXIT_OK
 
 
@@ -373,7 +749,7 @@ def _json_line(n: int, solution: Any, **extra: Any) -> str:
     return json.dumps({"solution": n, **extra}, separators=(",", ":")) + "\n"
 
 
-def _cmd_dlx(args: argparse.Namespace) -> int:
+def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
     from .exactcover.knuth import format_option, parse
 
     text, source = _read_source(args.file)
@@ -390,10 +766,10 @@ def _cmd_dlx(args: argparse.Namespace) -> int:
             )
         return f"{n}:\n" + "".join(f" {format_option(problem.options[j])}\n" for j in solution)
 
-    return _run(args, stream, show, sys.stdout)
+    return _run(args, stream, show, out)
 
 
-def _cmd_queens(args: argparse.Namespace) -> int:
+def _cmd_queens(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles.queens import queens
 
     def show(n: int, solution: tuple[int, ...]) -> str:
@@ -402,10 +778,10 @@ def _cmd_queens(args: argparse.Namespace) -> int:
         rows = ["".join("Q" if c == col else "." for c in range(args.n)) for col in solution]
         return f"{n}:\n" + "\n".join(rows) + "\n"
 
-    return _run(args, queens(args.n), show, sys.stdout)
+    return _run(args, queens(args.n), show, out)
 
 
-def _cmd_langford(args: argparse.Namespace) -> int:
+def _cmd_langford(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles.langford import langford
 
     def show(n: int, solution: tuple[int, ...]) -> str:
@@ -413,19 +789,12 @@ def _cmd_langford(args: argparse.Namespace) -> int:
             return _json_line(n, solution, sequence=list(solution))
         return " ".join(map(str, solution)) + "\n"
 
-    return _run(args, langford(args.n), show, sys.stdout)
+    return _run(args, langford(args.n), show, out)
 
 
-def _one_svg_only(args: argparse.Namespace) -> None:
-    if args.format == "svg" and args.limit != 1 and not args.count:
-        more = " or --one" if args.command == "knights" else ""
-        raise CliError(f"--format svg draws one solution: add --limit 1{more}")
-
-
-def _cmd_pentomino(args: argparse.Namespace) -> int:
+def _cmd_pentomino(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles import polyomino
 
-    _one_svg_only(args)
     rows, cols = args.size
     pieces = getattr(polyomino, args.pieces.upper())
     area = sum(len(p.cells) for p in pieces.values())
@@ -444,10 +813,10 @@ def _cmd_pentomino(args: argparse.Namespace) -> int:
             return _json_line(n, tiling, rows=grid)
         return f"{n}:\n{tiling}\n"
 
-    return _run(args, stream, show, sys.stdout)
+    return _run(args, stream, show, out)
 
 
-def _cmd_knights(args: argparse.Namespace) -> int:
+def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     from .knights import solver as kt
 
     if isinstance(args.rows, tuple):
@@ -459,10 +828,6 @@ def _cmd_knights(args: argparse.Namespace) -> int:
         rows, cols = args.rows
     else:
         rows, cols = args.rows, args.cols or args.rows
-    if not args.one:
-        _one_svg_only(args)
-    if args.directed and not (args.closed and args.count):
-        raise CliError("--directed changes what --closed --count counts; give all three")
     if args.start is not None:  # an off-board start is an error before any work
         kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
 
@@ -477,7 +842,7 @@ def _cmd_knights(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.one:
         tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
-        sys.stdout.write(show(1, tour))
+        out.write(show(1, tour))
         if not args.quiet:
             kind = "closed" if tour.closed else "open"
             elapsed = time.perf_counter() - started
@@ -485,6 +850,8 @@ def _cmd_knights(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.count and args.limit is None and not args.estimate:
         _single_search(args, 2, "counting tours by symmetry runs several")
+        if args.progress:
+            raise CliError("--progress: counting tours by symmetry shows no bar")
         with _parallel(args) as parallel:
             if args.closed and not args.directed:
                 what = "closed tours, each cycle once"
@@ -492,95 +859,106 @@ def _cmd_knights(args: argparse.Namespace) -> int:
             else:
                 what = "directed tours"
                 found = kt.count_tours(rows, cols, start=args.start, closed=args.closed, **parallel)
-        print(found)
+        _print_count(args, out, found, _NO_TAG)
         if not args.quiet:
             elapsed = time.perf_counter() - started
             print(f"{found} {what}, {elapsed:.3f} s", file=sys.stderr)
         return EXIT_OK
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
-    return _run(args, stream, show, sys.stdout)
+    return _run(args, stream, show, out)
 
 
-def _cmd_sudoku(args: argparse.Namespace) -> int:
+def _several(args: argparse.Namespace, count: int, source: str) -> None:
+    """Checks for a file of ``count`` puzzles: at least one; one for a picture, a
+    checkpoint or a resumption."""
+    if count == 0:
+        raise CliError(f"{source}: no puzzle in it")
+    if args.format == "svg" and count != 1:
+        raise CliError(f"--format svg draws one solution, and {source} has {count} puzzles")
+    _single_search(args, count, f"{source} has {count} puzzles")
+
+
+def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles import sudoku
 
-    _one_svg_only(args)
     text, source = _read_source(args.file)
     puzzles = sudoku.numbered_lines(text, source=source)
-    if args.format == "svg" and len(puzzles) != 1 and not args.count:
-        raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
-    _single_search(args, len(puzzles), f"{source} has {len(puzzles)} puzzles")
+    _several(args, len(puzzles), source)
+    status = EXIT_OK
     for number, (line, puzzle) in enumerate(puzzles, start=1):
-        label = f"puzzle {number}, " if len(puzzles) > 1 else ""
+        tag = _puzzle_tag(number, len(puzzles))
         try:
             stream = sudoku.solve(puzzle)
         except sudoku.SudokuError as exc:
             raise CliError(f"{source}:{line}: {exc}") from None
 
-        def show(
-            n: int,
-            grid: sudoku.Grid,
-            number: int = number,
-            label: str = label,
-            puzzle: str = puzzle,
-        ) -> str:
+        def show(n: int, grid: sudoku.Grid, tag: Tag = tag, puzzle: str = puzzle) -> str:
             if args.format == "svg":
                 return sudoku.svg(grid, puzzle=puzzle)
             if args.format == "json":
-                return _json_line(n, grid, puzzle=number, grid=[list(r) for r in grid])
-            return f"{label}solution {n}:\n{sudoku.render(grid)}\n"
+                return _json_line(n, grid, **tag.fields, grid=[list(r) for r in grid])
+            return f"{tag.text}solution {n}:\n{sudoku.render(grid)}\n"
 
-        _run(args, stream, show, sys.stdout)
-    return EXIT_OK
+        status = max(status, _run(args, stream, show, out, tag=tag))
+        if status == EXIT_INTERRUPTED:
+            break
+    return status
 
 
-def _cmd_kakuro(args: argparse.Namespace) -> int:
+def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:
     from . import kakuro
 
-    _one_svg_only(args)
     text, source = _read_source(args.file)
     puzzles = kakuro.loads(text, source=source, format=args.input_format)
     if args.convert:
         for puzzle in puzzles:
             write = kakuro.write_grid if args.convert == "grid" else kakuro.write_json
-            sys.stdout.write(write(puzzle))
+            out.write(write(puzzle))
         return EXIT_OK
-    if args.format == "svg" and len(puzzles) != 1 and not args.count:
-        raise CliError(f"--format svg draws one solution, and {source} has {len(puzzles)} puzzles")
-    _single_search(args, len(puzzles), f"{source} has {len(puzzles)} puzzles")
-    for puzzle in puzzles:
-        label = f"{puzzle.name}, " if len(puzzles) > 1 else ""
+    _several(args, len(puzzles), source)
+    status = EXIT_OK
+    for number, puzzle in enumerate(puzzles, start=1):
+        tag = _puzzle_tag(number, len(puzzles), puzzle.name)
 
-        def show(n: int, board: kakuro.Filling, label: str = label) -> str:
+        def show(n: int, board: kakuro.Filling, tag: Tag = tag) -> str:
             if args.format == "svg":
                 return board.svg()
             if args.format == "json":
-                return _json_line(n, board, puzzle=board.puzzle.name, grid=board.grid())
-            return f"{label}solution {n}:\n{board}\n"
+                return _json_line(n, board, **tag.fields, grid=board.grid())
+            return f"{tag.text}solution {n}:\n{board}\n"
 
-        if args.count and len(puzzles) > 1 and not args.estimate:
-            found = kakuro.solve(puzzle).count()
-            print(f"{puzzle.name} {found}")
-        else:
-            started = time.perf_counter()  # solve() may look for a guide (kakuro.guide)
-            _run(args, kakuro.solve(puzzle), show, sys.stdout, started)
-    return EXIT_OK
+        started = time.perf_counter()  # solve() may look for a guide (kakuro.guide)
+        status = max(status, _run(args, kakuro.solve(puzzle), show, out, started, tag))
+        if status == EXIT_INTERRUPTED:
+            break
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
+    status = EXIT_BAD_INPUT
+    output: _Output | None = None
     try:
-        status: int = args.handler(args)
-        return status
+        _check_flags(args)
+        output = _Output(args.output)
+        status = args.handler(args, output.handle)
+        return int(status)
     except (LazysearchError, CliError, ValueError) as exc:
         print(f"lazysearch {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        status = EXIT_INTERRUPTED
         print(f"lazysearch {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``| head``): that is not an error of ours.
         sys.stderr.close()
         return EXIT_OK
+    except OSError as exc:
+        print(f"lazysearch {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        if output is not None:
+            output.finish(keep=status == EXIT_OK)

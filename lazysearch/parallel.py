@@ -18,7 +18,7 @@ import random
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _helpers
 from .search import DONE, ENTER, Search, probe
@@ -48,6 +48,16 @@ SMALL_SPLIT = 16
 BATCHES_PER_WORKER = 8
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+class _Top(NamedTuple):
+    """A walk of the tree's top, cut at a depth: the positions it lists (the nodes at
+    the cut, and solutions above it), the nodes entered up to and including each, and
+    all the nodes it entered (dead ends above the cut too)."""
+
+    found: list[tuple[int, ...]]
+    entered: list[int]
+    nodes: int
 
 
 def _count_beside_helpers(problem: Problem, tasks: list[Task], size: int) -> list[tuple[int, int]]:
@@ -100,14 +110,31 @@ def split_depth(search: Search, tasks: int) -> int:
     return _split(search, tasks)[0]
 
 
-def _split(search: Search, tasks: int) -> tuple[int, list[tuple[int, ...]]]:
-    """:func:`split_depth`, and the subtrees at that depth."""
+def _split(search: Search, tasks: int) -> tuple[int, _Top]:
+    """:func:`split_depth`, and the walk of the tree above it."""
     for depth in range(1, MAX_DEPTH + 1):
-        found = search.subtrees(depth)
+        top = _walk_top(search, depth)
         bottom = len(search.prefix) + depth
-        if len(found) >= tasks or all(len(p) < bottom for p in found):
+        if len(top.found) >= tasks or all(len(p) < bottom for p in top.found):
             break
-    return depth, found
+    return depth, top
+
+
+def _walk_top(search: Search, depth: int) -> _Top:
+    """``search.subtrees(depth)``, counting the nodes entered on the way (the same walk:
+    the subtrees' own counts start at their roots, so the two add up to a plain walk's
+    nodes, each node once)."""
+    engine = search.problem.engine()
+    if not engine.replay(list(search.prefix)):  # checked when the search was made
+        raise ValueError(f"subtree prefix {list(search.prefix)} is not a node of this tree")
+    engine.floor = len(search.prefix)
+    engine.cut_depth = len(search.prefix) + depth
+    found: list[tuple[int, ...]] = []
+    entered: list[int] = []
+    while engine.run(1, 0):
+        found.append(tuple(engine.position()))
+        entered.append(int(engine.nodes))
+    return _Top(found, entered, int(engine.nodes))
 
 
 def remaining_tasks(
@@ -133,6 +160,32 @@ def remaining_tasks(
     return tasks
 
 
+def _remaining(search: Search, depth: int, top: _Top) -> tuple[list[Task], int]:
+    """:func:`remaining_tasks`, and how many nodes of the ``top`` walk a plain walk from
+    the search's position on would still enter besides the tasks' own (a task counts
+    its root): all of them but the tasks' roots for a fresh search; for a search under
+    way, those after its position (the search's counter has the others)."""
+    tasks = remaining_tasks(search, depth, top.found)
+    here, state = search.position, search._engine.state
+    if state == DONE:
+        return tasks, 0
+    if here == search.prefix and state == ENTER:
+        return tasks, top.nodes - len(top.found)
+    cut = len(search.prefix) + depth
+    if len(here) > cut:  # inside the first task's subtree: the top's nodes after it
+        first = top.found.index(tasks[0][0])
+        return tasks, top.nodes - top.entered[first] - (len(top.found) - first - 1)
+    # At or above the cut: walk the top on from the search's position.
+    rest = Search(search.problem, search.prefix)
+    rest._restore(here, state)
+    engine = rest._engine
+    engine.cut_depth = cut
+    listed = 0
+    while engine.run(1, 0):
+        listed += 1
+    return tasks, int(engine.nodes) - listed
+
+
 def refine(
     search: Search, tasks: list[Task], workers: int, probes: int = PROBES, levels: int = 3
 ) -> list[Task]:
@@ -143,17 +196,20 @@ def refine(
 
     Only subtrees not yet started are split; a few random probes each, on one engine.
     """
-    return [task for task, _ in _sized_refine(search, tasks, workers, probes, levels)]
+    return [task for task, _ in _sized_refine(search, tasks, workers, probes, levels)[0]]
 
 
 def _sized_refine(
     search: Search, tasks: list[Task], workers: int, probes: int = PROBES, levels: int = 3
-) -> list[tuple[Task, float]]:
+) -> tuple[list[tuple[Task, float]], int]:
     """:func:`refine`, with each task's estimated size (infinite for a subtree already
-    started, whose size is not estimated)."""
+    started, whose size is not estimated); and the nodes entered in splitting the tasks
+    that are no task's own (a split subtree's root and its dead-end children: a plain
+    walk enters them once, and the random probes, which are no part of any walk, not at
+    all)."""
     fresh = [i for i, (prefix, position, state) in enumerate(tasks) if position == prefix]
     if len(fresh) < 2:
-        return [(task, math.inf) for task in tasks]
+        return [(task, math.inf) for task in tasks], 0
     engine = search.problem.engine()
     rng = random.Random(0)
 
@@ -164,24 +220,30 @@ def _sized_refine(
     total = sum(sizes.values())
     limit = min(TOO_BIG * total / len(sizes), total / (4 * workers))
 
+    between = 0  # nodes entered in splitting, that no task counts
+
     def parts(prefix: tuple[int, ...], estimate: float, left: int) -> Iterator[tuple[Task, float]]:
+        nonlocal between
         if estimate <= limit or left == 0:
             yield (prefix, prefix, ENTER), estimate
             return
-        for child in search.subtree(prefix).subtrees(1):
+        top = _walk_top(search.subtree(prefix), 1)
+        between += top.nodes - len(top.found)
+        for child in top.found:
             yield from parts(child, size(child), left - 1)
 
     out: list[tuple[Task, float]] = []
     for i, task in enumerate(tasks):
         out.extend(parts(task[0], sizes[i], levels) if i in sizes else [(task, math.inf)])
-    return out
+    return out, between
 
 
 def _plan(
     search: Search, workers: int | None, executor: Executor | None, depth: int | None
-) -> tuple[int, list[Task], list[float] | None]:
-    """How many workers, the tasks in the walk's order, and their estimated sizes when
-    known: subtrees at ``depth``, or by default at the depth giving
+) -> tuple[int, list[Task], list[float] | None, int]:
+    """How many workers, the tasks in the walk's order, their estimated sizes when
+    known, and the nodes a plain walk would enter outside the tasks (above the cut:
+    see :func:`_remaining`): subtrees at ``depth``, or by default at the depth giving
     :data:`TASKS_PER_WORKER` per worker, big ones split further.  A tree that random
     probes estimate small is cut into :data:`SMALL_SPLIT` subtrees per worker and not
     probed further: there, probing each would cost more than its work."""
@@ -189,16 +251,24 @@ def _plan(
         raise ValueError(f"parallel search needs workers >= 1, got {workers}")
     n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
     if depth is not None:
-        return n_workers, remaining_tasks(search, depth), None
+        tasks, above = _remaining(search, depth, _walk_top(search, depth))
+        return n_workers, tasks, None, above
     engine = search.problem.engine()
     rng = random.Random(0)
     size = sum(probe(engine, search.prefix, rng)[0] for _ in range(PROBES)) / PROBES
     if size < SMALL_TREE:
-        depth, found = _split(search, SMALL_SPLIT * n_workers)
-        return n_workers, remaining_tasks(search, depth, found), None
-    depth, found = _split(search, TASKS_PER_WORKER * n_workers)
-    sized = _sized_refine(search, remaining_tasks(search, depth, found), n_workers)
-    return n_workers, [task for task, _ in sized], [estimate for _, estimate in sized]
+        depth, top = _split(search, SMALL_SPLIT * n_workers)
+        tasks, above = _remaining(search, depth, top)
+        return n_workers, tasks, None, above
+    depth, top = _split(search, TASKS_PER_WORKER * n_workers)
+    tasks, above = _remaining(search, depth, top)
+    sized, between = _sized_refine(search, tasks, n_workers)
+    return (
+        n_workers,
+        [task for task, _ in sized],
+        [estimate for _, estimate in sized],
+        above + between,
+    )
 
 
 def count(
@@ -227,7 +297,7 @@ def count(
     """
     if workers == 1 and executor is None and depth is None:
         return search.count()
-    n_workers, tasks, sizes = _plan(search, workers, executor, depth)
+    n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
     if sizes is not None:  # biggest first, so that the last tasks to finish are small
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
         tasks = [tasks[i] for i in order]
@@ -247,7 +317,7 @@ def count(
     else:
         results = _count_beside_helpers(search.problem, tasks, n_workers - 1)
     total = sum(found for found, _ in results)
-    search._finish(total, sum(nodes for _, nodes in results))
+    search._finish(total, above + sum(nodes for _, nodes in results))
     return total
 
 
@@ -277,7 +347,7 @@ def iterate(
     that stops early leaves little work behind.  Reading to the end marks the search
     done; stopping early leaves it where it was (use a fresh stream afterwards).
     """
-    n_workers, tasks, _ = _plan(search, workers, executor, depth)
+    n_workers, tasks, _, above = _plan(search, workers, executor, depth)
     own = executor is None
     pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
@@ -289,7 +359,8 @@ def iterate(
         if task is not None:
             pending.append(pool.submit(solutions_task, search.problem, *task))
 
-    found = nodes = 0
+    found = 0
+    nodes = above
     try:
         for _ in range(window):
             submit_next()

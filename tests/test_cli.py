@@ -101,7 +101,7 @@ def test_sudoku_from_a_file_and_stdin(tmp_path: Path, capsys: pytest.CaptureFixt
     puzzles = tmp_path / "p.txt"
     puzzles.write_text("2\n1.3..........2.4\n" + "." * 16 + "\n")
     assert main(["sudoku", str(puzzles), "--count", "-q"]) == 0
-    assert capsys.readouterr().out == "1\n288\n"
+    assert capsys.readouterr().out == "puzzle 1: 1\npuzzle 2: 288\n"
     assert main(["sudoku", str(puzzles), "--limit", "1", "-q"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("puzzle 1, solution 1:\n1 4 | 3 2\n")

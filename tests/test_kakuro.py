@@ -517,8 +517,8 @@ def test_cli_solves_counts_converts_and_fails_cleanly(
     assert main(["kakuro", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.kakuro:2:1:" in err and "Traceback" not in err
-    assert main(["kakuro", str(path), "--format", "svg"]) == 2
-    assert "--limit 1" in capsys.readouterr().err
+    assert main(["kakuro", str(path), "--format", "svg", "--limit", "2"]) == 2
+    assert "--nth N" in capsys.readouterr().err
 
 
 def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:

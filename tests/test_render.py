@@ -78,7 +78,7 @@ def test_cli_pentomino(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["pentomino", "6x11"], "cover 60 cells, and a 6x11 board has 66"),
         (["pentomino", "6-10"], "expected a board size as ROWSxCOLS"),
-        (["pentomino", "3x20", "--format", "svg"], "draws one solution"),
+        (["pentomino", "3x20", "--format", "svg", "--limit", "2"], "draws one solution"),
     ],
 )
 def test_cli_pentomino_errors(
