@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 U = TypeVar("U")
+D = TypeVar("D")
 
 _MISSING: Any = object()
 
@@ -240,7 +241,11 @@ class Solutions(Generic[T]):
             raise ValueError(f"take() needs n >= 0, got {n}")
         return list(itertools.islice(self, n))
 
-    def first(self, default: Any = _MISSING) -> T:
+    @overload
+    def first(self) -> T: ...
+    @overload
+    def first(self, default: D) -> T | D: ...
+    def first(self, default: Any = _MISSING) -> Any:
         """The next solution; ``default`` if there is none.
 
         Raises
@@ -255,8 +260,13 @@ class Solutions(Generic[T]):
             )
         return found
 
-    def nth(self, i: int, default: Any = None) -> T:
-        """The solution ``i`` places ahead (0: the next one), or ``default``; consumes up to it."""
+    @overload
+    def nth(self, i: int) -> T | None: ...
+    @overload
+    def nth(self, i: int, default: D) -> T | D: ...
+    def nth(self, i: int, default: Any = None) -> Any:
+        """The solution ``i`` places ahead (0: the next one), or ``default`` (None unless
+        given); consumes up to it."""
         if i < 0:
             raise ValueError(f"nth() needs i >= 0, got {i}")
         return next(itertools.islice(self, i, None), default)
