@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _native
 from .errors import (
     CheckpointError,
@@ -29,6 +31,14 @@ from .puzzles.queens import queens
 from .search import Estimate, Search, Stats
 from .stream import Solutions
 
+if TYPE_CHECKING:
+    # Type checkers see the lazy submodules as plain imports; at run time they are
+    # imported on first use (see _lazy_module), so ``import lazysearch`` stays fast.
+    from types import ModuleType
+
+    from . import kakuro, knights
+    from .puzzles import polyomino, sudoku
+
 __version__ = "0.1.0"
 
 _ENGINES = (
@@ -47,9 +57,9 @@ _LAZY_MODULES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """``lazysearch.sudoku``, ``polyomino``, ``kakuro`` and ``knights``,
-    imported on first use so that ``import lazysearch`` stays fast."""
+def _lazy_module(name: str) -> ModuleType:
+    """``lazysearch.sudoku``, ``polyomino``, ``kakuro`` and ``knights``, imported on
+    first use so that ``import lazysearch`` stays fast."""
     if name in _LAZY_MODULES:
         import importlib
 
@@ -57,6 +67,12 @@ def __getattr__(name: str) -> object:
         globals()[name] = module
         return module
     raise AttributeError(f"module 'lazysearch' has no attribute {name!r}")
+
+
+if not TYPE_CHECKING:
+    # Hidden from type checkers, which see the real imports above: a module
+    # ``__getattr__`` would make every misspelt name type-check as its return type.
+    __getattr__ = _lazy_module
 
 
 def compiled() -> bool:

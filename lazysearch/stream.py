@@ -4,23 +4,28 @@ A stream is a one-pass iterator, like a generator: reading a solution consumes i
 Combinators (``filter``, ``map``, ``slice``) return new streams that draw from the same
 search, so nothing runs until a solution is asked for.  The stream also exposes its
 search: checkpoints, subtrees, progress, estimates and statistics.
+
+Shown at the prompt or in Jupyter, a stream reads a few solutions ahead (within a node
+budget) to show them; it keeps them and yields them first, so nothing is lost.
 """
 
 from __future__ import annotations
 
 import builtins
 import itertools
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .errors import NotExactlyOneError
-from .search import Estimate, Search, Stats
+from .search import CHUNK, Estimate, Search, Stats
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 T = TypeVar("T")
 U = TypeVar("U")
+D = TypeVar("D")
 
 _MISSING: Any = object()
 
@@ -38,6 +43,56 @@ def _more_itertools() -> Any:
 # A pipeline step: ("filter", predicate), ("map", function) or ("slice", (start, stop, step)).
 _Step = tuple[str, Any]
 
+# Solutions read ahead and not yet yielded, each with the checkpoint of the search just
+# before it (so that a checkpoint taken meanwhile still comes before them).
+_Pending = deque[tuple[dict[str, Any], Any]]
+
+#: How many solutions a stream's ``repr`` shows.
+PREVIEW = 3
+#: The nodes a stream's ``repr`` may search for them (a chunk more at most).
+PREVIEW_NODES = CHUNK
+
+
+class _OutOfBudget(Exception):
+    """Raised inside a read-ahead when its node budget is spent; never seen by users."""
+
+
+class _Source:
+    """The raw solutions of a search; a read-ahead sets ``limit`` (in nodes entered) to
+    stop before a solution that would be read past it."""
+
+    __slots__ = ("limit", "search")
+
+    def __init__(self, search: Search) -> None:
+        self.search = search
+        self.limit = -1
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        if self.limit >= 0 and self.search.stats.nodes >= self.limit:
+            raise _OutOfBudget
+        return next(self.search)
+
+
+class _Drain:
+    """Yields the solutions of a pending queue until it is empty; streams that share the
+    queue share its solutions, each going to whichever reads it first."""
+
+    __slots__ = ("_queue",)
+
+    def __init__(self, queue: _Pending) -> None:
+        self._queue = queue
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        if self._queue:
+            return self._queue.popleft()[1]
+        raise StopIteration
+
 
 class Solutions(Generic[T]):
     """A lazy stream of the solutions of one search.
@@ -50,6 +105,9 @@ class Solutions(Generic[T]):
     3
 
     ``count()`` counted the solutions *left*: the first one was already read.
+
+    ``repr()`` (and so the prompt and Jupyter) shows the next few solutions and the
+    search's counters; see :meth:`__repr__`.
 
     Parameters
     ----------
@@ -64,14 +122,22 @@ class Solutions(Generic[T]):
         search: Search,
         decode: Callable[[tuple[Any, ...]], T] | None = None,
         steps: tuple[_Step, ...] = (),
+        heads: tuple[tuple[int, _Pending], ...] = (),
     ) -> None:
         self._search = search
         self._decode = decode
         self._steps = steps
         self._iterator: Iterator[T] | None = None
+        self._source = _Source(search)
+        # Solutions this stream read ahead (for repr), yielded before any other.
+        self._peeked: _Pending = deque()
+        # Queues read ahead by the streams this one derives from, with how many of the
+        # steps their solutions went through: they come before the search's next.
+        self._heads = heads
 
     def _derive(self, step: _Step) -> Solutions[Any]:
-        return Solutions(self._search, self._decode, (*self._steps, step))
+        heads = (*self._heads, (len(self._steps), self._peeked))
+        return Solutions(self._search, self._decode, (*self._steps, step), heads)
 
     # -- iteration -------------------------------------------------------------------
 
@@ -79,15 +145,31 @@ class Solutions(Generic[T]):
         return self
 
     def __next__(self) -> T:
+        if self._peeked:
+            found: T = self._peeked.popleft()[1]
+            return found
         if self._iterator is None:
             self._iterator = self._build()
         return next(self._iterator)
 
     def _build(self, raw: Iterator[tuple[Any, ...]] | None = None) -> Iterator[T]:
-        it: Iterator[Any] = self._search if raw is None else raw
+        # The source gates the raw solutions only where a read-ahead may need more of
+        # them than it keeps (behind a filter); elsewhere the search's chunks bound it.
+        if raw is None:
+            gated = any(kind == "filter" for kind, _ in self._steps)
+            raw = self._source if gated else self._search
+        it: Iterator[Any] = raw
         if self._decode is not None:
             it = map(self._decode, it)
-        for kind, arg in self._steps:
+        # A head's solutions went through its first `depth` steps: they join there.
+        heads = self._heads
+        for depth in range(len(self._steps) + 1):
+            for at, queue in heads:
+                if at == depth:
+                    it = itertools.chain(_Drain(queue), it)
+            if depth == len(self._steps):
+                break
+            kind, arg = self._steps[depth]
             if kind == "filter":
                 it = filter(arg, it)
             elif kind == "map":
@@ -95,6 +177,56 @@ class Solutions(Generic[T]):
             else:
                 it = _more_itertools().islice_extended(it, *arg)
         return it
+
+    def _resume_point(self, own: bool = True) -> dict[str, Any] | None:
+        """The checkpoint just before the next solution this stream yields, when it was
+        read ahead (None: the search's own position is the stream's); with ``own``
+        False, the next its pipeline yields, past what this stream read ahead."""
+        queues = (queue for _, queue in reversed(self._heads))
+        for queue in itertools.chain((self._peeked,) if own else (), queues):
+            if queue:
+                return queue[0][0]
+        return None
+
+    def _read_ahead(self, n: int, nodes: int) -> bool:
+        """Read solutions into this stream's queue until it holds ``n``, the stream
+        ends, or about ``nodes`` more nodes were entered; False if the budget stopped it.
+
+        A stream with a ``slice`` step is not read ahead (a slice interrupted by the
+        budget could not go on).
+        """
+        if len(self._peeked) >= n:
+            return True
+        if any(kind == "slice" for kind, _ in self._steps):
+            return False
+        search = self._search
+        if self._iterator is None:
+            self._iterator = self._build()
+        iterator = self._iterator
+        source = self._source
+        limit = search.stats.nodes + nodes
+        previous = search.on_chunk
+
+        def stop_at_budget(s: Search) -> None:
+            if previous is not None:
+                previous(s)
+            if s.stats.nodes >= limit:
+                raise _OutOfBudget
+
+        search.on_chunk = stop_at_budget
+        source.limit = limit
+        try:
+            while len(self._peeked) < n:
+                before = self._resume_point(own=False) or search.checkpoint()
+                self._peeked.append((before, next(iterator)))
+        except StopIteration:
+            pass
+        except _OutOfBudget:
+            return False
+        finally:
+            search.on_chunk = previous
+            source.limit = -1
+        return True
 
     # -- taking solutions ------------------------------------------------------------
 
@@ -109,7 +241,11 @@ class Solutions(Generic[T]):
             raise ValueError(f"take() needs n >= 0, got {n}")
         return list(itertools.islice(self, n))
 
-    def first(self, default: Any = _MISSING) -> T:
+    @overload
+    def first(self) -> T: ...
+    @overload
+    def first(self, default: D) -> T | D: ...
+    def first(self, default: Any = _MISSING) -> Any:
         """The next solution; ``default`` if there is none.
 
         Raises
@@ -124,8 +260,13 @@ class Solutions(Generic[T]):
             )
         return found
 
-    def nth(self, i: int, default: Any = None) -> T:
-        """The solution ``i`` places ahead (0: the next one), or ``default``; consumes up to it."""
+    @overload
+    def nth(self, i: int) -> T | None: ...
+    @overload
+    def nth(self, i: int, default: D) -> T | D: ...
+    def nth(self, i: int, default: Any = None) -> Any:
+        """The solution ``i`` places ahead (0: the next one), or ``default`` (None unless
+        given); consumes up to it."""
         if i < 0:
             raise ValueError(f"nth() needs i >= 0, got {i}")
         return next(itertools.islice(self, i, None), default)
@@ -173,10 +314,20 @@ class Solutions(Generic[T]):
                 )
             from .parallel import count as parallel_count
 
-            return parallel_count(self._search, workers=workers, executor=executor)
+            pending = self._take_pending()
+            return pending + parallel_count(self._search, workers=workers, executor=executor)
         if not self._steps:
-            return self._search.count()
+            return self._take_pending() + self._search.count()
         n: int = _more_itertools().ilen(self)
+        return n
+
+    def _take_pending(self) -> int:
+        """Drop the solutions read ahead (a stream without steps has only its own) and
+        say how many there were: counting consumes them too."""
+        queues = (self._peeked, *(queue for _, queue in self._heads))
+        n = sum(len(queue) for queue in queues)
+        for queue in queues:
+            queue.clear()
         return n
 
     def parallel(self, workers: int | None = None, executor: Executor | None = None) -> Iterator[T]:
@@ -194,7 +345,8 @@ class Solutions(Generic[T]):
         """
         from .parallel import iterate
 
-        return self._build(iterate(self._search, workers=workers, executor=executor))
+        rest = self._build(iterate(self._search, workers=workers, executor=executor))
+        return itertools.chain(_Drain(self._peeked), rest)
 
     # -- combinators -----------------------------------------------------------------
 
@@ -225,11 +377,14 @@ class Solutions(Generic[T]):
     def __getitem__(self, index: int | builtins.slice) -> T | Solutions[T]:
         if isinstance(index, builtins.slice):
             return self.slice(index.start, index.stop, index.step)
-        return (
-            self.nth(index, _MISSING)
-            if index >= 0
-            else _more_itertools().last(self.slice(index, None))
-        )
+        if index < 0:
+            tail = deque(self, maxlen=-index)
+            found = tail[0] if len(tail) == -index else _MISSING
+        else:
+            found = self.nth(index, _MISSING)
+        if found is _MISSING:
+            raise IndexError(f"stream index {index} is out of range")
+        return found
 
     # -- the search behind the stream ------------------------------------------------
 
@@ -239,19 +394,27 @@ class Solutions(Generic[T]):
 
     @property
     def stats(self) -> Stats:
+        """The search's counters, solutions read ahead for ``repr`` included."""
         return self._search.stats
 
     @property
     def position(self) -> tuple[int, ...]:
-        return self._search.position
+        """Where the stream is: the search's position, or before the solutions it read
+        ahead and has not yielded yet."""
+        before = self._resume_point()
+        return self._search.position if before is None else tuple(before["position"])
 
     def progress(self) -> float:
         """Fraction of the search tree already walked (never decreases)."""
         return self._search.progress()
 
     def checkpoint(self) -> dict[str, Any]:
-        """The search's position as a JSON-able dict; see :meth:`resume`."""
-        return self._search.checkpoint()
+        """The stream's position as a JSON-able dict; see :meth:`resume`.
+
+        Solutions read ahead for ``repr`` and not yet yielded come after it.
+        """
+        before = self._resume_point()
+        return self._search.checkpoint() if before is None else dict(before)
 
     def resume(self, checkpoint: dict[str, Any]) -> Solutions[T]:
         """A new stream of this problem that goes on where ``checkpoint`` was taken.
@@ -281,6 +444,68 @@ class Solutions(Generic[T]):
         return self._search.estimate(samples, seed)
 
     def __repr__(self) -> str:
-        s = self._search.stats
-        state = "done" if self._search.done else f"{s.solutions} found so far"
-        return f"<Solutions of {self._search.problem.kind}: {state}>"
+        """The next few solutions and the counters: what the prompt and Jupyter show.
+
+        >>> from lazysearch import exact_cover, queens
+        >>> queens(8)
+        <Solutions of exact-cover: 0 found in 0 nodes; next:
+          (5, 3, 6, 0, 2, 4, 1, 7)
+          (5, 3, 6, 0, 7, 1, 4, 2)
+          (4, 7, 3, 0, 2, 5, 1, 6)
+          ...>
+        >>> s = exact_cover(["a", "b", "a b"])
+        >>> s
+        <Solutions of exact-cover: 0 found in 0 nodes; next:
+          (0, 1)
+          (2,)
+          (no more)>
+        >>> s.take(5)
+        [(0, 1), (2,)]
+        >>> s
+        <Solutions of exact-cover: 2 found in 4 nodes; no more>
+
+        To show them it reads up to :data:`PREVIEW` solutions ahead, searching at most
+        about :data:`PREVIEW_NODES` nodes (one more chunk at worst) each time it is
+        shown, so a solution far away costs a bounded wait, not a hang.  What it read
+        is kept and yielded first by iteration, ``take``, ``count`` and the rest, and
+        ``checkpoint()`` and ``position`` still come before it; only ``stats`` (the
+        search's own counters) includes it.  The counters shown are the stream's:
+        solutions found and nodes entered before the ones shown.  A stream with a
+        ``slice`` step is not read ahead.
+        """
+        kind = self._search.problem.kind
+        complete = self._read_ahead(PREVIEW, PREVIEW_NODES)
+        before = self._resume_point()
+        if before is None:
+            stats = self._search.stats
+            found, nodes = stats.solutions, stats.nodes
+        else:
+            found, nodes = before["solutions"], before["nodes"]
+        head = f"<Solutions of {kind}: {found:,} found in {nodes:,} nodes"
+        shown = [item for _, item in itertools.islice(self._peeked, PREVIEW)]
+        # Nothing can follow what is shown: the search is over, no other queue holds
+        # solutions for this stream, and its own holds no more than were shown.
+        ended = (
+            self._search.done
+            and len(self._peeked) <= PREVIEW
+            and not any(queue for _, queue in self._heads)
+        )
+        if any(kind == "slice" for kind, _ in self._steps) and not shown:
+            return f"{head}; a sliced stream is not read ahead to be shown>"
+        if not shown:
+            if ended:
+                return f"{head}; no more>"
+            return f"{head}; none more within {PREVIEW_NODES:,} nodes of reading ahead>"
+        lines = [f"{head}; next:", *(f"  {_short(repr(item))}" for item in shown)]
+        if ended:
+            lines.append("  (no more)")
+        elif complete:
+            lines.append("  ...")
+        else:
+            lines.append(f"  (none more within {PREVIEW_NODES:,} nodes of reading ahead)")
+        return "\n".join(lines) + ">"
+
+
+def _short(text: str, width: int = 200) -> str:
+    """``text`` cut to ``width`` characters, ``...`` marking the cut."""
+    return text if len(text) <= width else text[: width - 3] + "..."

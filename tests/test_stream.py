@@ -82,3 +82,11 @@ def test_repr_says_what_it_is() -> None:
     s = queens(5)
     s.take(2)
     assert "exact-cover" in repr(s) and "2 found" in repr(s)
+
+
+def test_an_index_past_the_end_is_an_index_error() -> None:
+    with pytest.raises(IndexError, match="stream index 92 is out of range"):
+        queens(8)[92]
+    with pytest.raises(IndexError, match="stream index -93 is out of range"):
+        queens(8)[-93]
+    assert queens(8)[91] == Q8[91] and queens(8)[-92] == Q8[0]

@@ -53,6 +53,10 @@ class Filling(dict[Cell, int]):
 
         return kakuro_board(self.puzzle, self, size=size)
 
+    def _repr_svg_(self) -> str:
+        """The picture, for Jupyter."""
+        return self.svg()
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Filling, (self.puzzle, dict(self)))
 

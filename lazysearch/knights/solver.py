@@ -84,6 +84,10 @@ class Tour(tuple[Square, ...]):
 
         return knights_tour(self, square=square)
 
+    def _repr_svg_(self) -> str:
+        """The picture, for Jupyter."""
+        return self.svg()
+
 
 class KnightsProblem:
     """A tour search as the engine sees it: the board, the start squares (as indices

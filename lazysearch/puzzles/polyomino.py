@@ -211,6 +211,10 @@ class Tiling(NamedTuple):
 
         return tiling(self, square=square)
 
+    def _repr_svg_(self) -> str:
+        """The picture, for Jupyter."""
+        return self.svg()
+
 
 def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
     """The rotations and reflections of the board's cells that map them onto themselves

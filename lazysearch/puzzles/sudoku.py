@@ -38,6 +38,42 @@ class SudokuError(LazysearchError):
     """A grid that is malformed, or whose givens already clash."""
 
 
+class SolvedGrid(tuple[tuple[int, ...], ...]):
+    """A solution as :func:`solve` yields it: a :data:`Grid` (a tuple of rows of ints)
+    that also knows its box and the puzzle's givens, to draw itself.
+
+    >>> g = solve("1.3." "...." "...." ".2.4").first()
+    >>> g[0], g.box
+    ((1, 4, 3, 2), (2, 2))
+    >>> g == ((1, 4, 3, 2), (2, 3, 4, 1), (4, 1, 2, 3), (3, 2, 1, 4))
+    True
+    """
+
+    box: tuple[int, int]
+    givens: Grid | None
+
+    def __new__(
+        cls,
+        rows: Sequence[Sequence[int]] = (),
+        box: tuple[int, int] | None = None,
+        givens: Grid | None = None,
+    ) -> SolvedGrid:
+        self = super().__new__(cls, (tuple(row) for row in rows))
+        if box is None:
+            box = box_shape(len(self)) if self else (0, 0)
+        self.box = box
+        self.givens = givens
+        return self
+
+    def svg(self, *, square: int = 40) -> str:
+        """An SVG picture, givens in black and the rest in blue; see :func:`svg`."""
+        return svg(self, box=self.box, puzzle=self.givens, square=square)
+
+    def _repr_svg_(self) -> str:
+        """The picture, for Jupyter."""
+        return self.svg()
+
+
 def box_shape(n: int) -> tuple[int, int]:
     """The usual box (rows, columns) for an ``n x n`` grid: square when ``n`` is a
     square, else the most nearly square split with fewer rows (6: 2x3, 12: 3x4)."""
@@ -158,8 +194,9 @@ def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) ->
 
 def solve(
     grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
-) -> Solutions[Grid]:
-    """Every solution of a sudoku grid, as tuples of rows of ints.
+) -> Solutions[SolvedGrid]:
+    """Every solution of a sudoku grid, as tuples of rows of ints (:class:`SolvedGrid`,
+    which also draws itself: ``svg()``, and a picture in Jupyter).
 
     ``box`` is (rows, columns) of a box; by default square, or 2x3 for 6x6 and so on.
     The grid is checked when this is called: a wrong size, a symbol out of range or two
@@ -174,14 +211,16 @@ def solve(
     cover = cast(DLXProblem, problem.problems[0] if isinstance(problem, Race) else problem)
     option_items = cover.option_items
     nn = n * n
+    shape = box or box_shape(n)
+    givens = tuple(tuple(row) for row in rows)
 
-    def decode(solution: tuple[int, ...]) -> Grid:
+    def decode(solution: tuple[int, ...]) -> SolvedGrid:
         out = [[0] * n for _ in range(n)]
         for j in solution:
             cell, row_value = option_items[j][:2]
             r, c = divmod(cell - 1, n)
             out[r][c] = (row_value - 1 - nn) % n + 1
-        return tuple(tuple(row) for row in out)
+        return SolvedGrid(out, shape, givens)
 
     return Solutions(Search(problem), decode)
 
