@@ -25,3 +25,11 @@ def zeros64(size: int, compiled: bool) -> object:
 def words(values: list[int], compiled: bool) -> object:
     """``values`` (each below ``2**64``) in a mutable unsigned 64-bit buffer."""
     return array.array("Q", values) if compiled else list(values)
+
+
+def filled64(size: int, value: int, compiled: bool) -> object:
+    """``size`` copies of ``value`` (``0`` or ``2**64 - 1``) in a mutable unsigned 64-bit
+    buffer, made without a Python list when compiled."""
+    if not compiled:
+        return [value] * size
+    return array.array("Q", (b"\xff" if value else b"\x00") * (8 * size))

@@ -49,6 +49,7 @@ boundscheck = _directive
 wraparound = _directive
 cdivision = _directive
 initializedcheck = _directive
+exceptval = _directive
 
 
 def declare(kind: object = None, value: object = None, **_kwargs: object) -> Any:

@@ -252,6 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --closed --count: count every start and direction, not each cycle once",
     )
+    knights.add_argument(
+        "--method",
+        choices=("auto", "dp", "enumerate"),
+        help="with --count: 'dp' counts by dynamic programming over the board's "
+        "cross-sections (one process, no tour built), 'enumerate' walks every tour, "
+        "'auto' (default) picks the faster for the board",
+    )
     _add_run_options(knights, formats=("text", "json", "svg"))
     knights.set_defaults(handler=_cmd_knights)
 
@@ -419,6 +426,16 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         ),
         "--closed --count counts each cycle once, whatever its start: "
         "add --directed to count the tours from --start",
+    ),
+    (
+        lambda a: _given(a, "method") and not (_given(a, "count") and a.limit is None),
+        "--method chooses how --count counts all the tours: give --count (without --limit)",
+    ),
+    (
+        lambda a: (
+            getattr(a, "method", None) == "dp" and (_given(a, "workers") or _given(a, "scheduler"))
+        ),
+        "--method dp counts in one process; leave out --workers and --scheduler",
     ),
     (
         lambda a: _given(a, "scheduler") and not _given(a, "count"),
@@ -853,12 +870,15 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         if args.progress:
             raise CliError("--progress: counting tours by symmetry shows no bar")
         with _parallel(args) as parallel:
+            method = args.method or "auto"
             if args.closed and not args.directed:
                 what = "closed tours, each cycle once"
-                found = kt.count_closed(rows, cols, **parallel)
+                found = kt.count_closed(rows, cols, method=method, **parallel)
             else:
                 what = "directed tours"
-                found = kt.count_tours(rows, cols, start=args.start, closed=args.closed, **parallel)
+                found = kt.count_tours(
+                    rows, cols, start=args.start, closed=args.closed, method=method, **parallel
+                )
         _print_count(args, out, found, _NO_TAG)
         if not args.quiet:
             elapsed = time.perf_counter() - started

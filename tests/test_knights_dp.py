@@ -121,3 +121,33 @@ def test_bad_input(call: object, words: str) -> None:
 def test_auto_picks_the_program_on_narrow_boards() -> None:
     # 3x40 closed: the walk would take far longer than this test runs.
     assert knights.count_closed(3, 40) == frontier_count(3, 40, closed=True).count > 10**15
+
+
+def test_cli_counts_by_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    assert main(["knights", "3", "12", "--closed", "--count", "--method", "dp"]) == 0
+    assert capsys.readouterr().out == "176\n"
+    assert main(["knights", "3x12", "--count", "--method", "dp", "-q"]) == 0
+    assert capsys.readouterr().out == "114496\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["knights", "6", "--method", "dp"], "give --count"),
+        (["knights", "6", "--count", "--limit", "3", "--method", "dp"], "without --limit"),
+        (
+            ["knights", "6", "--closed", "--count", "--method", "dp", "--workers", "2"],
+            "one process",
+        ),
+    ],
+)
+def test_cli_refuses_a_method_it_would_ignore(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1

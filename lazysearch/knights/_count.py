@@ -51,6 +51,8 @@ BITS = cython.declare(cython.int, 4)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: An empty slot of a :class:`Table` (no frontier packs to it: the ends field is <= 2).
 EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+#: Fibonacci hashing's multiplier (2**64 over the golden ratio).
+GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 
 # What taking a square does to one frontier (:meth:`FrontierCounter._advance`).
 DROPPED = cython.declare(cython.int, 0)
@@ -67,11 +69,11 @@ STATUS = ("ok", "overflow", "full")
 @cython.cclass
 class Table:
     """A hash table from packed frontiers (64-bit keys) to counts below ``2**64``, open
-    addressing with linear probing, doubled when half full.  ``limit`` bounds the
-    number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
+    addressing with linear probing, doubled when half full.  Slot ``s`` holds its key
+    at ``2s`` and its count at ``2s + 1`` (one cache line for both).  ``limit`` bounds
+    the number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
 
-    keys: cython.ulonglong[::1]
-    vals: cython.ulonglong[::1]
+    slots: cython.ulonglong[::1]
     size = cython.declare(cython.Py_ssize_t, visibility="readonly")
     used = cython.declare(cython.Py_ssize_t, visibility="readonly")
     limit: cython.Py_ssize_t
@@ -82,18 +84,16 @@ class Table:
         self._allocate(size)
 
     def _allocate(self, size: int) -> None:
-        self.keys = _buffers.words([EMPTY] * size, COMPILED)  # type: ignore[assignment]
-        self.vals = _buffers.words([0] * size, COMPILED)  # type: ignore[assignment]
+        self.slots = _buffers.filled64(2 * size, EMPTY, COMPILED)  # type: ignore[assignment]
         self.size = size
         self.used = 0
         self.shift = 64 - (size.bit_length() - 1)
 
     def clear(self) -> None:
         """Empty the table (its size stays)."""
-        keys = self.keys
         slot: cython.Py_ssize_t
         for slot in range(self.size):
-            keys[slot] = EMPTY
+            self.slots[2 * slot] = EMPTY
         self.used = 0
 
     def load(self, table: dict[int, int]) -> int:
@@ -110,48 +110,51 @@ class Table:
     def items(self) -> dict[int, int]:
         """The table as a dict."""
         return {
-            int(self.keys[slot]): int(self.vals[slot])
+            int(self.slots[2 * slot]): int(self.slots[2 * slot + 1])
             for slot in range(self.size)
-            if self.keys[slot] != EMPTY
+            if self.slots[2 * slot] != EMPTY
         }
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def add(self, key: cython.ulonglong, count: cython.ulonglong) -> cython.int:
         """Add ``count`` to ``key``'s entry."""
-        keys = self.keys
         mask: cython.Py_ssize_t = self.size - 1
-        slot: cython.Py_ssize_t = ((key * 0x9E3779B97F4A7C15) & MASK64) >> self.shift
+        slot: cython.Py_ssize_t = ((key * GOLDEN) & MASK64) >> self.shift
         total: cython.ulonglong
-        while keys[slot] != EMPTY:
-            if keys[slot] == key:
-                total = (self.vals[slot] + count) & MASK64
+        while self.slots[2 * slot] != EMPTY:
+            if self.slots[2 * slot] == key:
+                total = (self.slots[2 * slot + 1] + count) & MASK64
                 if total < count:
                     return OVERFLOW
-                self.vals[slot] = total
+                self.slots[2 * slot + 1] = total
                 return OK
             slot = (slot + 1) & mask
         if self.used >= self.limit:
             return FULL_UP
-        keys[slot] = key
-        self.vals[slot] = count
+        self.slots[2 * slot] = key
+        self.slots[2 * slot + 1] = count
         self.used += 1
         if 2 * self.used > self.size:
             self._grow()
         return OK
 
     @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
     def _grow(self) -> cython.void:
-        keys = self.keys
-        vals = self.vals
-        old: cython.Py_ssize_t = self.size
+        old = self.slots
+        size: cython.Py_ssize_t = self.size
         slot: cython.Py_ssize_t
-        self._allocate(2 * old)
-        for slot in range(old):
-            if keys[slot] != EMPTY:
-                self.add(keys[slot], vals[slot])
+        self._allocate(2 * size)
+        for slot in range(size):
+            if old[2 * slot] != EMPTY:
+                self.add(old[2 * slot], old[2 * slot + 1])
 
 
 def neighbours_back(k: int, n: int) -> list[list[int]]:
@@ -275,6 +278,7 @@ class FrontierCounter:
         return {key: 1}
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -283,8 +287,6 @@ class FrontierCounter:
         :attr:`cpa` / :attr:`cpb`: none, one edge, two edges.  Returns the number of
         ways; the fixed tour ends go to :attr:`ends`."""
         w: cython.int = self.W
-        cur = self.cur
-        free = self.free
         p: cython.int
         a: cython.int
         b: cython.int
@@ -292,27 +294,27 @@ class FrontierCounter:
         ways: cython.int = 1
         for p in range(w):
             if p < 15:
-                cur[p] = (lo >> (BITS * p)) & 15
+                self.cur[p] = (lo >> (BITS * p)) & 15
             else:
-                cur[p] = (hi >> (BITS * (p - 15))) & 15
+                self.cur[p] = (hi >> (BITS * (p - 15))) & 15
         self.ends = (hi >> (BITS * (w - 15))) & 3 if w > 15 else (lo >> 60) & 3
-        cur[w] = FREE
+        self.cur[w] = FREE
         for a in range(self.nbn[i]):
             p = self.nb[4 * i + a]
-            if cur[p] != FULL:
-                free[nfree] = p
+            if self.cur[p] != FULL:
+                self.free[nfree] = p
                 nfree += 1
         self.cpa[0] = -1
         self.cpb[0] = -1
         for a in range(nfree):
-            self.cpa[ways] = free[a]
+            self.cpa[ways] = self.free[a]
             self.cpb[ways] = -1
             ways += 1
         if self.cap[i] == 2:
             for a in range(nfree):
                 for b in range(a + 1, nfree):
-                    self.cpa[ways] = free[a]
-                    self.cpb[ways] = free[b]
+                    self.cpa[ways] = self.free[a]
+                    self.cpb[ways] = self.free[b]
                     ways += 1
         return ways
 
@@ -350,8 +352,7 @@ class FrontierCounter:
         ``Table.OVERFLOW`` / ``Table.FULL_UP`` when a count or the number of
         frontiers went past what ``dst`` may hold (then ``dst`` is incomplete)."""
         last: cython.bint = i == self.total - 1
-        keys = src.keys
-        vals = src.vals
+        slots = src.slots
         slot: cython.Py_ssize_t
         ways: cython.int
         c: cython.int
@@ -360,10 +361,10 @@ class FrontierCounter:
         count: cython.ulonglong
         done: cython.ulonglong = 0
         for slot in range(src.size):
-            if keys[slot] == EMPTY:
+            if slots[2 * slot] == EMPTY:
                 continue
-            count = vals[slot]
-            ways = self._load(i, keys[slot], 0)
+            count = slots[2 * slot + 1]
+            ways = self._load(i, slots[2 * slot], 0)
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:
@@ -378,20 +379,21 @@ class FrontierCounter:
         return OK
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.inline
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def _partner(self, p: cython.int) -> cython.int:
         """The other position carrying the label at position ``p``."""
-        nxt = self.nxt
         q: cython.int
         for q in range(self.W + 1):
-            if q != p and nxt[q] == nxt[p]:
+            if q != p and self.nxt[q] == self.nxt[p]:
                 return q
         return -1  # pragma: no cover - labels always come in pairs
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -399,22 +401,22 @@ class FrontierCounter:
         """Give position ``p`` one more edge; return the position of the far end of the
         fragment it now belongs to (``p`` itself for a square that had none), or ``-1``
         when that end is a fixed tour end."""
-        nxt = self.nxt
-        v: cython.int = nxt[p]
+        v: cython.int = self.nxt[p]
         q: cython.int
         if v == FREE:
             if self.cap[i - self.W + p] == 1:
-                nxt[p] = FULL
+                self.nxt[p] = FULL
                 return -1
             return p
         if v == TAIL:
-            nxt[p] = FULL
+            self.nxt[p] = FULL
             return -1
         q = self._partner(p)
-        nxt[p] = FULL
+        self.nxt[p] = FULL
         return q
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -431,9 +433,6 @@ class FrontierCounter:
         or ``NEXT``, with the successor frontier packed in :attr:`key_lo` and
         :attr:`key_hi`."""
         w: cython.int = self.W
-        cur = self.cur
-        nxt = self.nxt
-        relabel = self.relabel
         p: cython.int
         q: cython.int
         v: cython.int
@@ -444,30 +443,30 @@ class FrontierCounter:
         label: cython.int
         complete: cython.bint = False
         for p in range(w + 1):
-            nxt[p] = cur[p]
+            self.nxt[p] = self.cur[p]
         if pa >= 0 and pb < 0:
             # One edge: square i becomes an end of the fragment through pa.
             fa = self._far(i, pa)
             if self.cap[i] == 1:
-                nxt[w] = FULL
+                self.nxt[w] = FULL
                 if fa < 0:
                     complete = True
                 else:
-                    nxt[fa] = TAIL
+                    self.nxt[fa] = TAIL
             elif fa < 0:
-                nxt[w] = TAIL
+                self.nxt[w] = TAIL
             else:
-                nxt[w] = FRESH
-                nxt[fa] = FRESH
+                self.nxt[w] = FRESH
+                self.nxt[fa] = FRESH
         elif pb >= 0:
             # Two edges: square i joins the fragments through pa and pb.
-            nxt[w] = FULL
-            v = nxt[pa]
-            if v > TAIL and v == nxt[pb]:  # the two ends of one fragment: a cycle
+            self.nxt[w] = FULL
+            v = self.nxt[pa]
+            if v > TAIL and v == self.nxt[pb]:  # the two ends of one fragment: a cycle
                 if not (self.closed and last):
                     return DROPPED
-                nxt[pa] = FULL
-                nxt[pb] = FULL
+                self.nxt[pa] = FULL
+                self.nxt[pb] = FULL
                 complete = True
             else:
                 fa = self._far(i, pa)
@@ -475,16 +474,16 @@ class FrontierCounter:
                 if fa < 0 and fb < 0:
                     complete = True
                 elif fa < 0:
-                    nxt[fb] = TAIL
+                    self.nxt[fb] = TAIL
                 elif fb < 0:
-                    nxt[fa] = TAIL
+                    self.nxt[fa] = TAIL
                 else:
-                    nxt[fa] = FRESH
-                    nxt[fb] = FRESH
+                    self.nxt[fa] = FRESH
+                    self.nxt[fb] = FRESH
         # Settle the squares whose last neighbour ahead was square i.
         for q in range(self.fin_at[i], self.fin_at[i + 1]):
             p = self.fin[q]
-            v = nxt[p]
+            v = self.nxt[p]
             if v == FULL:
                 continue
             if v == FREE or ends >= self.ends_allowed:
@@ -493,14 +492,14 @@ class FrontierCounter:
             if v == TAIL:
                 complete = True
             else:
-                nxt[self._partner(p)] = TAIL
-            nxt[p] = FULL
+                self.nxt[self._partner(p)] = TAIL
+            self.nxt[p] = FULL
         if complete:
             # The whole tour is made: right only with the last square, all settled.
             if not last:
                 return DROPPED
             for p in range(w + 1):
-                if nxt[p] != FULL:
+                if self.nxt[p] != FULL:
                     return DROPPED
             if self.closed or ends == self.ends_allowed:
                 return FINISHED
@@ -516,7 +515,7 @@ class FrontierCounter:
         balance: cython.int = self.surplus[i + 1]
         q = i * (w + 1)
         for p in range(1, w + 1):
-            v = nxt[p]
+            v = self.nxt[p]
             if v == FULL:
                 continue
             need = (2 if v == FREE else 1) - (2 - self.cap[i - w + p])
@@ -532,17 +531,17 @@ class FrontierCounter:
             return DROPPED
         # Renumber the labels in order of appearance and pack positions 1..W.
         for p in range(FRESH + 1):
-            relabel[p] = 0
+            self.relabel[p] = 0
         label = TAIL
         lo: cython.ulonglong = 0
         hi: cython.ulonglong = 0
         for p in range(1, w + 1):
-            v = nxt[p]
+            v = self.nxt[p]
             if v > TAIL:
-                if relabel[v] == 0:
+                if self.relabel[v] == 0:
                     label += 1
-                    relabel[v] = label
-                v = relabel[v]
+                    self.relabel[v] = label
+                v = self.relabel[v]
             if p <= 15:
                 lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
             else:
