@@ -151,3 +151,19 @@ def test_cli_refuses_a_method_it_would_ignore(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+# OEIS A169769 (geometrically distinct closed tours of 3 x n, n = 4..41) and A169768 (those
+# of them with twofold symmetry), from Knuth's "Long and skinny knight's tours": a board
+# 3 x n has four symmetries, so its closed tours number 4 * A169769(n) - 2 * A169768(n).
+A169769 = [0, 0, 0, 0, 0, 0, 6, 0, 44, 0, 396, 0, 3868, 0, 37070, 0, 362192, 0, 3516314, 0]
+A169769 += [34237842, 0, 333077332, 0, 3241403380, 0, 31542464952, 0, 306944118820, 0]
+A169769 += [2986962829456, 0, 29066627247828, 0, 282854730020224, 0, 2752516325518516, 0]
+A169768 = [0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 24, 0, 24, 0, 276, 0, 176, 0, 2604, 0, 1876, 0]
+A169768 += [25736, 0, 17384, 0, 248816, 0, 173064, 0, 2424608, 0, 1668712, 0, 23581056, 0]
+A169768 += [16317480, 0]
+
+
+def test_closed_tours_of_three_rank_boards_match_knuths_table() -> None:
+    for n, (distinct, symmetric) in enumerate(zip(A169769, A169768, strict=True), start=4):
+        assert knights.count_closed(3, n, method="dp") == 4 * distinct - 2 * symmetric, n
