@@ -60,3 +60,12 @@ class InvalidSolutionError(LazysearchError):
 
 class NotExactlyOneError(LazysearchError):
     """``one()`` found no solution, or more than one."""
+
+
+class NotCompiledWarning(RuntimeWarning):
+    """The search engines run as plain Python because the install compiled none of them.
+
+    Issued once per process, on first use of an engine, unless ``LAZYSEARCH_PURE=1``
+    asked for plain Python; ``LAZYSEARCH_QUIET=1`` in the environment, or a warnings
+    filter on this class, silences it.
+    """

@@ -1,0 +1,92 @@
+"""Packaging: the warning when the engines run uncompiled, and what the sdist ships."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+import lazysearch
+from lazysearch import _native
+from lazysearch.errors import NotCompiledWarning
+
+
+@pytest.fixture
+def uncompiled_install(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process as an install that compiled no engine: importing an engine finds
+    only its source (no extension), and no engine is loaded or warned about yet."""
+    # LAZYSEARCH_PURE=1 puts the sources in sys.modules under the engines' names
+    before = {name: sys.modules.get(name) for name in lazysearch._ENGINES}
+    real_import = importlib.import_module
+
+    def import_module(name: str, package: str | None = None) -> ModuleType:
+        if name in lazysearch._ENGINES:
+            return _native.load_source(name)
+        return real_import(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", import_module)
+    monkeypatch.setattr(_native, "_loaded", {})
+    monkeypatch.setattr(_native, "_warned", False)
+    monkeypatch.delenv("LAZYSEARCH_PURE", raising=False)
+    monkeypatch.delenv("LAZYSEARCH_QUIET", raising=False)
+    yield
+    for name, module in before.items():
+        if module is None:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = module
+
+
+def load_engines_recording() -> list[warnings.WarningMessage]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # every warning issued is recorded, even repeats
+        _native.load("lazysearch.exactcover._dlx")
+        _native.load("lazysearch.exactcover._dlx")
+        _native.load("lazysearch.knights._tour")
+        assert lazysearch.queens(6).count() == 4
+    return [w for w in caught if issubclass(w.category, NotCompiledWarning)]
+
+
+@pytest.mark.usefixtures("uncompiled_install")
+def test_an_uncompiled_install_warns_once_naming_the_engines() -> None:
+    caught = load_engines_recording()
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    for name in lazysearch._ENGINES:
+        assert name in message
+    assert "LAZYSEARCH_QUIET=1" in message
+    assert issubclass(NotCompiledWarning, RuntimeWarning)
+    assert _native.engines() == dict.fromkeys(lazysearch._ENGINES, False)
+
+
+@pytest.mark.usefixtures("uncompiled_install")
+def test_plain_python_asked_for_does_not_warn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAZYSEARCH_PURE", "1")
+    assert load_engines_recording() == []
+
+
+@pytest.mark.usefixtures("uncompiled_install")
+def test_the_warning_is_silenced_by_lazysearch_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAZYSEARCH_QUIET", "1")
+    assert load_engines_recording() == []
+
+
+@pytest.mark.usefixtures("uncompiled_install")
+def test_the_warning_is_silenced_by_a_filter() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=NotCompiledWarning)
+        _native.load("lazysearch.exactcover._dlx")
+    assert caught == []
+
+
+def test_engines_says_which_engines_run_compiled() -> None:
+    found = _native.engines()
+    assert list(found) == list(lazysearch._ENGINES)
+    assert all(found.values()) is lazysearch.compiled()
+    if _native.pure_requested():
+        assert not any(found.values())
