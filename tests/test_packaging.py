@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -90,3 +92,33 @@ def test_engines_says_which_engines_run_compiled() -> None:
     assert all(found.values()) is lazysearch.compiled()
     if _native.pure_requested():
         assert not any(found.values())
+
+
+def test_a_small_sudoku_run_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """Start-up dominates small jobs (benchmarks/test_startup_bench.py): solving one
+    sudoku without a run file imports no checkpoint, signal or progress-bar machinery
+    and no other puzzle's module."""
+    puzzle = tmp_path / "one.txt"
+    puzzle.write_text("1.3..........2.4\n")
+    code = (
+        "import sys\n"
+        "from lazysearch.cli import main\n"
+        f"status = main(['sudoku', {str(puzzle)!r}, '--quiet'])\n"
+        "print(status, *sorted(sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    status, *modules = done.stdout.splitlines()[-1].split()
+    assert status == "0"
+    unwanted = {
+        "tempfile",
+        "signal",
+        "random",
+        "tqdm",
+        "more_itertools",
+        "lazysearch.kakuro",
+        "lazysearch.knights",
+        "lazysearch.puzzles.polyomino",
+        "lazysearch.render",
+    }
+    assert "lazysearch.puzzles.sudoku" in modules
+    assert unwanted.isdisjoint(modules), sorted(unwanted.intersection(modules))
