@@ -122,3 +122,32 @@ def test_a_small_sudoku_run_imports_only_what_it_needs(tmp_path: Path) -> None:
     }
     assert "lazysearch.puzzles.sudoku" in modules
     assert unwanted.isdisjoint(modules), sorted(unwanted.intersection(modules))
+
+
+def test_the_sdist_carries_what_its_tests_need() -> None:
+    """MANIFEST.in, applied (by setuptools' own reader) to the files git tracks, keeps
+    every file of tests/, docs/ and examples/, the root conftest.py and the LICENSE, and
+    leaves out Cython's generated C.  (A built sdist was unpacked and its tests run once
+    by hand: see the commit that added this test.)"""
+    filelist = pytest.importorskip("setuptools._distutils.filelist")
+    root = Path(__file__).resolve().parents[1]
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=False
+    )
+    if listed.returncode != 0 or not listed.stdout:
+        pytest.skip("not a git checkout (an unpacked sdist): nothing to compare with")
+    tracked = listed.stdout.splitlines()
+    files = filelist.FileList()
+    files.allfiles = [*tracked, "lazysearch/exactcover/_dlx.c"]  # as after a build
+    for line in (root / "MANIFEST.in").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            files.process_template_line(line)
+    needed = {
+        name
+        for name in tracked
+        if name.startswith(("tests/", "docs/", "examples/"))
+        or name in ("conftest.py", "LICENSE", "README.md")
+    }
+    assert "tests/helpers.py" in needed and "tests/golden/kakuro_small.svg" in needed
+    assert needed <= set(files.files), sorted(needed - set(files.files))
+    assert not any(name.endswith(".c") for name in files.files)
