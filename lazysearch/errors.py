@@ -1,7 +1,8 @@
 """The exceptions lazysearch raises for bad input.
 
 Every one is a ``ValueError``: a caller that already catches ``ValueError`` keeps working,
-and one that wants to tell the cases apart can catch the specific class.
+and one that wants to tell the cases apart can catch the specific class.  One warning
+lives here too: :class:`NotCompiledWarning`, for an install that runs plain Python.
 """
 
 from __future__ import annotations
