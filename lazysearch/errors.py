@@ -1,7 +1,8 @@
 """The exceptions lazysearch raises for bad input.
 
 Every one is a ``ValueError``: a caller that already catches ``ValueError`` keeps working,
-and one that wants to tell the cases apart can catch the specific class.
+and one that wants to tell the cases apart can catch the specific class.  One warning
+lives here too: :class:`NotCompiledWarning`, for an install that runs plain Python.
 """
 
 from __future__ import annotations
@@ -60,3 +61,12 @@ class InvalidSolutionError(LazysearchError):
 
 class NotExactlyOneError(LazysearchError):
     """``one()`` found no solution, or more than one."""
+
+
+class NotCompiledWarning(RuntimeWarning):
+    """The search engines run as plain Python because the install compiled none of them.
+
+    Issued once per process, on first use of an engine, unless ``LAZYSEARCH_PURE=1``
+    asked for plain Python; ``LAZYSEARCH_QUIET=1`` in the environment, or a warnings
+    filter on this class, silences it.
+    """

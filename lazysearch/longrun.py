@@ -19,14 +19,16 @@ counting or listing, and how many solutions it had handled.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import signal
-import tempfile
 import time
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+# json, signal and tempfile are imported where run files and Ctrl-C are handled: a run
+# without a run file (a small job on the command line) starts faster without them.
+if TYPE_CHECKING:
+    import signal
 
 from .errors import CheckpointError
 from .search import Search
@@ -57,6 +59,9 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     """Write ``record`` to ``path`` atomically: a temporary file beside it, flushed to
     disk, then renamed over it, so a crash leaves the old file or the new, never a torn
     one."""
+    import json
+    import tempfile
+
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".lazysearch-", suffix=".tmp", dir=folder)
@@ -84,6 +89,8 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     OSError
         If it cannot be read.
     """
+    import json
+
     path = os.fspath(path)
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
@@ -122,6 +129,8 @@ def _doing(mode: object) -> str:
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a lazysearch run file (a typo in a path
     must not destroy the user's data)."""
+    import json
+
     path = os.fspath(path)
     if not os.path.exists(path):
         return
@@ -247,6 +256,8 @@ class Runner:
         """While the search runs: signal handlers (with a run file) and the bar."""
         handlers: dict[signal.Signals, Any] = {}
         if self.path is not None:
+            import signal
+
             for sig in (signal.SIGINT, signal.SIGTERM):
                 handlers[sig] = signal.signal(sig, self._request_stop)
         if self.progress:
@@ -258,4 +269,4 @@ class Runner:
                 self._bar.close()
                 self._bar = None
             for sig, handler in handlers.items():
-                signal.signal(sig, handler)
+                signal.signal(sig, handler)  # bound: handlers is empty without a run file
