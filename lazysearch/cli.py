@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -26,8 +26,34 @@ class CliError(Exception):
     """A user-facing failure: printed as one line, exit status 2."""
 
 
+def _json(**fields: Any) -> str:
+    """One line of compact JSON (json is imported only by the runs that print some)."""
+    import json
+
+    return json.dumps(fields, separators=(",", ":")) + "\n"
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout with the width found without ``shutil`` (whose import
+    brings zlib, bz2 and lzma: 2-3 ms of every run, help or not)."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            width = int(os.environ.get("COLUMNS", ""))
+        except ValueError:
+            try:
+                width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                width = 80
+        super().__init__(prog, width=max(width - 2, 20))
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr (and ``--help`` for more)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         wrong, _, choices = message.partition("invalid choice: ")[2].partition(" (choose from ")
@@ -628,7 +654,7 @@ def _finite(x: float) -> float | None:
 
 def _print_count(args: argparse.Namespace, out: TextIO, found: int, tag: Tag) -> None:
     if args.format == "json":
-        out.write(json.dumps({**tag.fields, "count": found}, separators=(",", ":")) + "\n")
+        out.write(_json(**tag.fields, count=found))
     else:
         out.write(f"{tag.text.removesuffix(', ')}: {found}\n" if tag.text else f"{found}\n")
 
@@ -667,7 +693,7 @@ def _run(
                 "solutions": est.solutions,
                 "solutions_stderr": _finite(est.solutions_stderr),
             }
-            out.write(json.dumps(fields, separators=(",", ":")) + "\n")
+            out.write(_json(**fields))
             return EXIT_OK
         print(
             f"{tag.text}estimate from {est.samples} probes: {est.nodes:.4g} nodes "
@@ -763,7 +789,7 @@ def _run(
 
 
 def _json_line(n: int, solution: Any, **extra: Any) -> str:
-    return json.dumps({"solution": n, **extra}, separators=(",", ":")) + "\n"
+    return _json(solution=n, **extra)
 
 
 def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import random
 from collections.abc import Iterator
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -173,6 +172,8 @@ class QueensOrder:
         columns = list(range(n))
         shifts = [0] * n
         if seed:
+            import random  # only for the races of large boards (start-up stays small)
+
             rng = random.Random(seed)
             for i in range(n - 1, 0, -1):  # Fisher-Yates
                 j = int(rng.random() * (i + 1))
