@@ -37,6 +37,7 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
 from lazysearch import _buffers
+from lazysearch.knights._frontier import neighbours_back
 
 COMPILED: bool = cython.compiled
 
@@ -155,20 +156,6 @@ class Table:
         for slot in range(size):
             if old[2 * slot] != EMPTY:
                 self.add(old[2 * slot], old[2 * slot + 1])
-
-
-def neighbours_back(k: int, n: int) -> list[list[int]]:
-    """For each square ``i`` of the sweep, the earlier squares a knight's move away."""
-    out: list[list[int]] = []
-    for i in range(k * n):
-        c, r = divmod(i, k)
-        found = []
-        for dc, dr in ((2, 1), (2, -1), (1, 2), (1, -2)):
-            rr, cc = r + dr, c - dc
-            if 0 <= rr < k and cc >= 0:
-                found.append(cc * k + rr)
-        out.append(sorted(found))
-    return out
 
 
 @cython.cclass

@@ -34,6 +34,21 @@ Square = tuple[int, int]
 TERMINAL = -1
 
 
+def neighbours_back(k: int, n: int) -> list[list[int]]:
+    """For each square ``i = column * k + row`` of a ``k``-row board ``n`` columns long,
+    the earlier squares a knight's move away (each within ``2k + 1`` of it)."""
+    out: list[list[int]] = []
+    for i in range(k * n):
+        c, r = divmod(i, k)
+        found = []
+        for dc, dr in ((2, 1), (2, -1), (1, 2), (1, -2)):
+            rr, cc = r + dr, c - dc
+            if 0 <= rr < k and cc >= 0:
+                found.append(cc * k + rr)
+        out.append(sorted(found))
+    return out
+
+
 def frontier_path(rows: int, cols: int, start: Square, closed: bool) -> list[Square] | None:
     """The squares of one tour from ``start`` (a closed one if ``closed``), or ``None``
     when there is none.  Meant for boards a few squares across (any length)."""
@@ -59,15 +74,7 @@ def frontier_path(rows: int, cols: int, start: Square, closed: bool) -> list[Squ
         return None if closed else [start]
     s = index(start)
     window = 2 * k + 1
-    back: list[list[int]] = []
-    for i in range(total):
-        c, r = divmod(i, k)
-        found = []
-        for dc, dr in ((2, 1), (2, -1), (1, 2), (1, -2)):
-            rr, cc = r + dr, c - dc
-            if 0 <= rr < k and cc >= 0:
-                found.append(cc * k + rr)
-        back.append(sorted(found))
+    back = neighbours_back(k, n)
     inner: tuple[int, int] | None = None
     if k == 4 and not closed:
         # On a 4-wide board the outer rows' squares (half of them) have all their
