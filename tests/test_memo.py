@@ -4,6 +4,7 @@ published counts; resumable in chunks; bounded; and the errors for bad input."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -267,3 +268,55 @@ def test_unlimited_copies_that_cannot_fill_the_board() -> None:
         tile(rectangle(2, 4), pieces, copies={"D": None, "I": 3})
     with pytest.raises(ValueError, match="distinct=True needs every piece used once"):
         tile(rectangle(2, 4), [DOMINO], copies={"D": None}, distinct=True)
+
+
+@pytest.mark.parametrize(
+    ("argv", "count"),
+    [
+        (["queens", "8"], "92"),
+        (["langford", "8"], "150"),
+        (["pentomino", "3x20"], "8"),
+        (["dlx", "{dlx}"], "3"),
+        (["sudoku", "{sudoku}"], "288"),
+    ],
+)
+@pytest.mark.parametrize("method", ["memo", "enumerate", "auto"])
+def test_cli_counts_by_each_method(
+    argv: list[str], count: str, method: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    files = {"dlx": tmp_path / "p.dlx", "sudoku": tmp_path / "s.txt"}
+    files["dlx"].write_text("a b c\na\nb c\nb\nc\na b c\n")
+    files["sudoku"].write_text("." * 16 + "\n")
+    argv = [a.format(**files) for a in argv]
+    assert main([*argv, "--count", "--method", method]) == 0
+    out, err = capsys.readouterr()
+    assert out == count + "\n"
+    nodes = int(err.split(" nodes")[0].split()[-1])
+    if method == "memo":
+        # The memo walk's nodes, not the enumeration's.
+        assert main([*argv, "--count", "--method", "enumerate"]) == 0
+        assert nodes != int(capsys.readouterr().err.split(" nodes")[0].split()[-1])
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["queens", "8", "--method", "memo"], "give --count"),
+        (["queens", "8", "--count", "--limit", "3", "--method", "memo"], "without --limit"),
+        (["queens", "8", "--count", "--method", "memo", "--workers", "2"], "one process"),
+        (["langford", "8", "--count", "--method", "memo", "--progress"], "leave out"),
+        (["queens", "8", "--count", "--method", "dp"], "invalid choice: 'dp'"),
+        (["knights", "5", "--count", "--method", "memo"], "invalid choice: 'memo'"),
+    ],
+)
+def test_cli_refuses_a_memo_count_it_cannot_do(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    with pytest.raises(SystemExit) if "invalid choice" in words else nullcontext():
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.strip().count("\n") == 0, err
