@@ -186,6 +186,17 @@ def _add_run_options(
     )
 
 
+def _add_count_method(p: argparse.ArgumentParser) -> None:
+    """``--method`` for the exact-cover commands (knights has its own)."""
+    p.add_argument(
+        "--method",
+        choices=("auto", "memo", "enumerate"),
+        help="with --count: 'memo' counts by remembered subproblems (fast where they "
+        "recur, as in tilings), 'enumerate' walks every solution, 'auto' (default) "
+        "probes 256 memo nodes and picks",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lazysearch",
@@ -209,11 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
     dlx = sub.add_parser("dlx", help="solve an exact-cover problem in Knuth's text format")
     dlx.add_argument("file", help="the problem file, or - for standard input")
     _add_run_options(dlx)
+    _add_count_method(dlx)
     dlx.set_defaults(handler=_cmd_dlx)
 
     queens = sub.add_parser("queens", help="place N non-attacking queens")
     queens.add_argument("n", type=_positive, metavar="N", help="the board's side and queens")
     _add_run_options(queens)
+    _add_count_method(queens)
     queens.set_defaults(handler=_cmd_queens)
 
     sudoku = sub.add_parser(
@@ -223,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
     _add_run_options(sudoku, formats=("text", "json", "svg"))
+    _add_count_method(sudoku)
     sudoku.set_defaults(handler=_cmd_sudoku)
 
     langford = sub.add_parser(
@@ -230,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     langford.add_argument("n", type=_positive, metavar="N", help="the order: pairs 1..N")
     _add_run_options(langford)
+    _add_count_method(langford)
     langford.set_defaults(handler=_cmd_langford)
 
     pentomino = sub.add_parser(
@@ -250,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the piece set, each piece used once (default: the 12 pentominoes)",
     )
     _add_run_options(pentomino, formats=("text", "json", "svg"))
+    _add_count_method(pentomino)
     pentomino.set_defaults(handler=_cmd_pentomino)
 
     knights = sub.add_parser(
@@ -455,7 +471,17 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     ),
     (
         lambda a: _given(a, "method") and not (_given(a, "count") and a.limit is None),
-        "--method chooses how --count counts all the tours: give --count (without --limit)",
+        "--method chooses how --count counts them all: give --count (without --limit)",
+    ),
+    (
+        lambda a: (
+            getattr(a, "method", None) == "memo"
+            and any(
+                _given(a, f) for f in ("workers", "scheduler", "checkpoint", "resume", "progress")
+            )
+        ),
+        "--method memo counts in one process from the start, with no position to save or "
+        "show: leave out --workers, --scheduler, --checkpoint, --resume and --progress",
     ),
     (
         lambda a: (
@@ -726,7 +752,16 @@ def _run(
     limit = nth or args.limit
     try:
         with runner.active(search):
-            if args.count and limit is None:
+            method = getattr(args, "method", None) or "auto"
+            walked = any(_given(args, f) for f in ("workers", "scheduler", "checkpoint", "resume"))
+            by_memo = None
+            if args.count and limit is None and method != "enumerate" and not walked:
+                from .exactcover import memo
+
+                by_memo = memo.count(search, method, None)
+            if by_memo is not None:
+                runner.found = by_memo
+            elif args.count and limit is None:
                 # The engine's counter is the running total (a resumed search starts
                 # from the checkpoint's), however the rest is counted.
                 if args.workers or args.scheduler:

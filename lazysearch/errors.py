@@ -55,6 +55,10 @@ class CheckpointError(LazysearchError):
     """A checkpoint is corrupt, or was made for another problem or format version."""
 
 
+class MemoLimitError(LazysearchError):
+    """A memoized count would keep more subproblems than its ``max_nodes`` allows."""
+
+
 class InvalidSolutionError(LazysearchError):
     """A verifier found that a claimed solution does not solve the problem."""
 

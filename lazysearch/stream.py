@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from .errors import NotExactlyOneError
+from .errors import LazysearchError, NotExactlyOneError
 from .search import CHUNK, Estimate, Search, Stats
 
 if TYPE_CHECKING:
@@ -293,19 +293,62 @@ class Solutions(Generic[T]):
         """Whether there is a next solution; reads (and consumes) at most one."""
         return next(self, _MISSING) is not _MISSING
 
-    def count(self, workers: int | None = None, executor: Executor | None = None) -> int:
+    def count(
+        self,
+        workers: int | None = None,
+        executor: Executor | None = None,
+        *,
+        method: str = "auto",
+        max_nodes: int | None = None,
+    ) -> int:
         """How many solutions are left; consumes the stream.
+
+        >>> from lazysearch import polyomino
+        >>> domino = polyomino.piece("D", "DD")
+        >>> polyomino.tile(polyomino.rectangle(8, 8), [domino], copies={"D": None}).count()
+        12988816
 
         An unfiltered stream counts with the engine's own loop, building no solution
         objects.  With ``workers=N`` the tree is split into subtrees counted in a pool of
         N processes; with ``executor=`` any ``concurrent.futures.Executor`` does the work
         (a Dask ``Client.get_executor()`` spreads it over a cluster).
 
+        Parameters
+        ----------
+        method:
+            ``"enumerate"`` walks the search tree, leaf by leaf.  ``"memo"`` counts an
+            exact cover by its subproblems, each counted once and remembered (DXZ; see
+            docs/exact-cover.md): many orders of magnitude faster where subproblems
+            recur (tilings), much slower where they do not (queens).  ``"auto"`` (the
+            default) uses memo where recurrence is known (tilings with pieces used any
+            number of times) or where a probe of 256 memo nodes finishes the count or
+            finds a quarter of its look-ups already known; else it enumerates.
+        max_nodes:
+            The most subproblems the memo table may hold (default
+            :data:`lazysearch.exactcover.memo.MAX_NODES`, about 4M).
+
+        Raises
+        ------
+        LazysearchError
+            For an unknown method; for ``method="memo"`` on a search with no exact
+            cover, one already read from, or one with workers or steps.
+        MemoLimitError
+            When the memo table would hold more than ``max_nodes`` subproblems.
+
         Notes
         -----
         Parallel counting runs only the search, so it refuses a stream with ``filter``,
-        ``map`` or ``slice`` steps; count those with ``count()``.
+        ``map`` or ``slice`` steps; count those with ``count()``.  A memo count counts a
+        whole search from its start, so it needs a stream not yet read from.
         """
+        from .exactcover import memo
+
+        memo.check_method(method, max_nodes)
+        if method == "memo" and (self._steps or workers is not None or executor is not None):
+            raise LazysearchError(
+                "count(method='memo') counts the exact cover itself, so it takes no workers "
+                "and no filter/map/slice steps"
+            )
         if workers is not None or executor is not None:
             if self._steps:
                 raise ValueError(
@@ -317,6 +360,10 @@ class Solutions(Generic[T]):
             pending = self._take_pending()
             return pending + parallel_count(self._search, workers=workers, executor=executor)
         if not self._steps:
+            if method == "memo" or (method == "auto" and not self._peeked):
+                found = memo.count(self._search, method, max_nodes)
+                if found is not None:
+                    return found
             return self._take_pending() + self._search.count()
         n: int = _more_itertools().ilen(self)
         return n

@@ -18,6 +18,7 @@ from ..stream import Solutions
 
 if TYPE_CHECKING:
     from ..search import Engine
+    from .memo import MemoCover
 
 
 class Colour(NamedTuple):
@@ -54,6 +55,8 @@ class DLXProblem:
     __slots__ = (
         "_fingerprint",
         "least_constraining",
+        "memo_likely",
+        "memo_order",
         "option_colors",
         "option_items",
         "power",
@@ -79,6 +82,11 @@ class DLXProblem:
         self.least_constraining = least_constraining
         self.power = power
         self._fingerprint: str | None = None
+        #: For the memo count (not part of the problem's identity): the primary items
+        #: in the order to branch on, first uncovered first (None: fewest options), and
+        #: whether subproblems are known to recur (``count(method="auto")`` then uses it).
+        self.memo_order: tuple[int, ...] | None = None
+        self.memo_likely = False
 
     def __getstate__(self) -> tuple[Any, ...]:
         state = self.primary, self.secondary, self.option_items, self.option_colors
@@ -111,6 +119,12 @@ class DLXProblem:
             self.power if self.least_constraining else 0,
         )
         return engine
+
+    def memo_cover(self) -> MemoCover:
+        """This problem as the memo count takes it (see :mod:`.memo`)."""
+        from .memo import MemoCover
+
+        return MemoCover(self, self.memo_order, self.memo_likely)
 
     def fingerprint(self) -> str:
         """``sha256:`` and the digest of the numbers that define the problem."""

@@ -17,6 +17,8 @@ from ..search import Search, fingerprint
 from ..stream import Solutions
 
 if TYPE_CHECKING:
+    from ..exactcover.memo import MemoCover
+    from ..exactcover.problem import DLXProblem
     from ..search import Engine
 
 Cell = tuple[int, int]
@@ -270,6 +272,23 @@ def _image(g: Callable[[int, int], Cell], placed: Iterable[Cell]) -> tuple[Cell,
     return tuple(sorted(g(r, c) for r, c in placed))
 
 
+class TilingCover(ExactCover):
+    """The exact cover of a tiling, knowing what each option places: ``piece_of[j]``
+    names the piece of option ``j`` and ``copy_of[j]`` its copy (1-based; 0 for a piece
+    used any number of times, whose options name no piece item)."""
+
+    piece_of: tuple[str, ...] = ()
+    copy_of: tuple[int, ...] = ()
+
+
+def _coverable(area: int, sizes: list[int]) -> bool:
+    """Whether ``area`` cells are a sum of pieces of ``sizes`` (any number of each)."""
+    reach = [True] + [False] * area
+    for a in range(1, area + 1):
+        reach[a] = any(s <= a and reach[a - s] for s in sizes)
+    return reach[area]
+
+
 def tiling_problem(
     board: Board,
     pieces: Mapping[str, Piece] | Iterable[Piece],
@@ -277,8 +296,8 @@ def tiling_problem(
     rotate: bool = True,
     reflect: bool = True,
     distinct: bool = False,
-    copies: Mapping[str, int] | None = None,
-) -> ExactCover:
+    copies: Mapping[str, int | None] | None = None,
+) -> TilingCover:
     """The exact cover of a tiling: items are the board's cells (in reading order) and
     the pieces (one per copy); an option is one placement of one copy of a piece.
 
@@ -289,6 +308,12 @@ def tiling_problem(
     Every cell must be covered and every copy used, so the pieces' areas (times their
     copies) must add up to the board's.  Copies of one piece are told apart by the
     order cut described in :func:`_copy_order`, so each tiling is found once.
+
+    A piece with ``copies`` ``None`` may be used any number of times: its options are
+    its placements' cells alone (no piece item, no order cut), and the area check asks
+    only that some number of such pieces fill what the others leave.  Such a tiling
+    counts by memo (``count()`` chooses it): its subproblems are the ragged frontiers
+    of a sweep over the board, and recur.
     """
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
     if not board.cells:
@@ -301,18 +326,28 @@ def tiling_problem(
     names = [p.name for p in plist]
     if len(set(names)) != len(names):
         raise ValueError(f"piece names must differ, got {names}")
-    counts = {name: 1 for name in names}
+    counts: dict[str, int | None] = {name: 1 for name in names}
     for name, k in (copies or {}).items():
         if name not in counts:
             raise ValueError(f"copies names piece {name!r}, which is not among {names}")
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-            raise ValueError(f"copies of {name!r} must be a whole number >= 0, got {k!r}")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+            raise ValueError(
+                f"copies of {name!r} must be a whole number >= 0, got {k!r} (None: any number)"
+            )
         counts[name] = k
-    plist = [p for p in plist if counts[p.name] > 0]
-    area = sum(len(p.cells) * counts[p.name] for p in plist)
-    if area != len(board.cells):
+    plist = [p for p in plist if counts[p.name] != 0]
+    bounded = [p for p in plist if counts[p.name] is not None]
+    sizes = sorted({len(p.cells) for p in plist if counts[p.name] is None})
+    area = sum(len(p.cells) * (counts[p.name] or 0) for p in bounded)
+    if not sizes and area != len(board.cells):
         raise ValueError(f"the pieces cover {area} cells but the board has {len(board.cells)}")
-    if distinct and any(k > 1 for k in counts.values()):
+    if sizes and (area > len(board.cells) or not _coverable(len(board.cells) - area, sizes)):
+        raise ValueError(
+            f"the pieces used a fixed number of times cover {area} cells of the board's "
+            f"{len(board.cells)}, and no number of pieces of sizes {sizes} covers the "
+            f"{len(board.cells) - area} left"
+        )
+    if distinct and any(k is None or k > 1 for k in counts.values()):
         raise ValueError("distinct=True needs every piece used once (copies > 1 given)")
     cells = sorted(board.cells)
     placements = {p.name: _placements(board, p, rotate, reflect) for p in plist}
@@ -322,8 +357,16 @@ def tiling_problem(
         placements, cuts, secondary = _symmetry_cut(board, plist, placements, rotate, reflect)
     options: list[list[object]] = []
     primary: list[object] = []
+    piece_of: list[str] = []
+    copy_of: list[int] = []
     for p in plist:
         k = counts[p.name]
+        if k is None:
+            for placed in placements[p.name]:
+                options.append(list(placed))
+                piece_of.append(p.name)
+                copy_of.append(0)
+            continue
         labels: list[object] = [p.name] if k == 1 else [(p.name, j) for j in range(1, k + 1)]
         primary.extend(labels)
         for j, label in enumerate(labels):
@@ -332,7 +375,20 @@ def tiling_problem(
             for i, placed in enumerate(placements[p.name]):
                 extra = cuts[p.name][i] if p.name in cuts else []
                 options.append([label, *placed, *extra, *order(placed)])
-    return ExactCover(options, primary=[*cells, *primary], secondary=secondary)
+                piece_of.append(p.name)
+                copy_of.append(j + 1)
+    cover = TilingCover(options, primary=[*cells, *primary], secondary=secondary)
+    cover.piece_of = tuple(piece_of)
+    cover.copy_of = tuple(copy_of)
+    # The memo count sweeps the cells along the board's short side, then the pieces.
+    across = board.cols <= board.rows
+    sweep = sorted(range(len(cells)), key=lambda i: cells[i] if across else cells[i][::-1])
+    cover.problem.memo_order = (
+        *(i + 1 for i in sweep),
+        *range(len(cells) + 1, cover.problem.primary + 1),
+    )
+    cover.problem.memo_likely = bool(sizes)
+    return cover
 
 
 def _copy_order(
@@ -431,7 +487,7 @@ def tile(
     rotate: bool = True,
     reflect: bool = True,
     distinct: bool = False,
-    copies: Mapping[str, int] | None = None,
+    copies: Mapping[str, int | None] | None = None,
 ) -> Solutions[Tiling]:
     """Every tiling of ``board`` by ``pieces``, each piece used once (or ``copies[name]``
     times); with ``distinct``, one tiling per class under the board's rotations and
@@ -452,6 +508,12 @@ def tile(
     >>> domino = piece("D", "DD")
     >>> tile(rectangle(4, 4), [domino], copies={"D": 8}).count()
     36
+
+    With copies ``None`` a piece is used any number of times, as the published tables
+    of rectangle tilings count; such counts go by memo (see :meth:`Solutions.count`):
+
+    >>> tile(rectangle(12, 12), [domino], copies={"D": None}).count()
+    53060477521960000
     """
     problem = tiling_problem(
         board, pieces, rotate=rotate, reflect=reflect, distinct=distinct, copies=copies
@@ -459,17 +521,15 @@ def tile(
     # The piece the symmetry cut thinned out goes first (distinct=True allows no copies,
     # but a piece may be left out with copies 0).
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
-    used = [p for p in plist if (copies or {}).get(p.name, 1) > 0]
+    used = [p for p in plist if (copies or {}).get(p.name, 1) != 0]
     first = _anchor(used).name if distinct and len(board_symmetries(board)) > 1 else None
     fast = BitboardTiling.of(board, problem, first)
 
     def decode(solution: tuple[int, ...]) -> Tiling:
         placed: list[tuple[str, frozenset[Cell]]] = []
         for j in solution:
-            label, *rest = problem.options[j]
-            cells = [c for c in rest if c in board.cells]
-            name = label[0] if isinstance(label, tuple) else label  # (name, copy)
-            placed.append((str(name), frozenset(cells)))
+            cells = [c for c in problem.options[j] if c in board.cells]
+            placed.append((problem.piece_of[j], frozenset(cells)))
         return Tiling(board, tuple(sorted(placed, key=lambda p: (p[0], min(p[1])))))
 
     return Solutions(Search(fast) if fast else problem.search(), decode)
@@ -493,18 +553,28 @@ class BitboardTiling:
         anchored: tuple[tuple[tuple[int, int, int, int], ...], ...],
         first: tuple[tuple[int, int, int, int], ...],
         copies: tuple[int, ...],
+        cover: DLXProblem | None = None,
     ) -> None:
         self.cells = cells
         self.anchored = anchored
         self.first = first
         self.copies = copies
+        self.cover = cover
+
+    def memo_cover(self) -> MemoCover | None:
+        """The exact cover this was built from, as the memo count takes it."""
+        return None if self.cover is None else self.cover.memo_cover()
 
     @classmethod
-    def of(cls, board: Board, cover: ExactCover, first: str | None) -> BitboardTiling | None:
+    def of(cls, board: Board, cover: TilingCover, first: str | None) -> BitboardTiling | None:
         """The bitboard form of ``cover`` (from :func:`tiling_problem`), or None when the
         board is too big for one word.  ``first`` names a piece to place first."""
         cuts = [item for item in cover.secondary if item[0] == "cut"]  # type: ignore[index]
         if len(board.cells) > 64 or len(cuts) > 64:
+            return None
+        if 0 in cover.copy_of and any(cover.copy_of):
+            # A full board is a tiling here, but with pieces used any number of times
+            # and others a fixed number, a full board may leave a fixed piece unused.
             return None
         # Fill along the short side, so that a corner left empty is soon noticed.
         across = board.rows <= board.cols
@@ -515,14 +585,16 @@ class BitboardTiling:
         copies: list[int] = []
         anchored: list[list[tuple[int, int, int, int]]] = [[] for _ in order]
         leading: list[tuple[int, int, int, int]] = []
-        for j, (label, *rest) in enumerate(cover.options):
-            name, copy = label if isinstance(label, tuple) else (label, 1)
+        for j, rest in enumerate(cover.options):
+            name, copy = cover.piece_of[j], cover.copy_of[j]
             if name not in names:
                 names[name] = len(copies)
                 copies.append(0)
             p = names[name]
-            copies[p] = max(copies[p], copy)
-            if copy != 1:
+            # A piece used any number of times: as many copies as could fit.
+            most = len(board.cells) // sum(1 for x in rest if x in bit) if copy == 0 else copy
+            copies[p] = max(copies[p], most)
+            if copy > 1:
                 continue  # one copy's placements stand for all
             mask = sum(bit[x] for x in rest if x in bit)
             secondary = sum(cut_bit[x] for x in rest if x in cut_bit)
@@ -536,6 +608,7 @@ class BitboardTiling:
             tuple(map(tuple, anchored)),
             tuple(leading),
             tuple(copies),
+            cover.problem,
         )
 
     def engine(self) -> Engine:

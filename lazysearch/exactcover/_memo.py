@@ -1,0 +1,471 @@
+"""Counting exact covers by memoized subproblems (Nishino et al.'s DXZ), as an
+explicit-stack machine.
+
+In Algorithm X the solutions below a node depend only on the subproblem left there:
+which items are still uncovered and, with colours, which colour each secondary item
+took.  The same subproblem is reached along many paths (two dominoes side by side or
+one above the other leave the same board), so its count is remembered and reused.
+This is DXZ ("Dancing with Decision Diagrams", Nishino, Yasuda, Minato, Inoue and
+Nagata, AAAI 2017) on dancing links, keeping counts instead of diagram nodes.
+
+The table is keyed by the exact subproblem, never by a hash of it: a Python int with
+one bit per primary item (set when covered) and, for each secondary item, a field of
+``width`` bits holding ``0`` (free), its colour ``c`` (taken in colour ``c``) or
+``colours + 1`` (taken without a colour).  An option's own pattern ``optkey[j]`` is
+or-ed into its parent's key to give its child's: a compatible option only ever writes
+a primary bit or a free field, or writes a colour over the same colour.  The options
+still live at a node are exactly those compatible with that key, so the item the walk
+branches on, chosen by a fixed rule from the live lists, is a function of the key too,
+and so is the count.
+
+Rules for the branching item (``rule``):
+
+* ``0`` (MRV): the primary item with the fewest live options, leftmost on ties, the
+  first with at most one at once (as the enumerating engine does);
+* ``1`` (first): the leftmost primary item still uncovered.  With a tiling's cells
+  numbered in a sweep order this is "the first empty cell": the subproblems are then
+  a filled prefix plus a ragged frontier, few of them.
+
+The walk is Knuth's Algorithm C with its steps' names, on an explicit stack: at level
+``l`` it has covered item ``items[l]`` and is on option node ``xs[l]``; ``keys[l]`` is
+the subproblem and ``acc[l]`` the count of the options tried so far.  A child whose key
+is in the table is added without being entered.  The counts are Python ints (no
+overflow), the table a dict.  Plain Python when no compiler is present, like the other
+engines.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+from collections.abc import Sequence
+
+from lazysearch import _buffers
+
+COMPILED: bool = cython.compiled
+
+MRV = 0
+FIRST = 1
+
+
+class TableFull(Exception):
+    """The table reached its bound; the walk stops (the caller names the bound)."""
+
+
+@cython.cclass
+class MemoEngine:
+    """The memoized count of one exact-cover problem (items and options as ints, in the
+    layout of :class:`lazysearch.exactcover._dlx.DLXEngine`)."""
+
+    top: cython.int[::1]
+    ulink: cython.int[::1]
+    dlink: cython.int[::1]
+    color: cython.int[::1]
+    length: cython.int[::1]
+    llink: cython.int[::1]
+    rlink: cython.int[::1]
+    option_of: cython.int[::1]
+    items: cython.int[::1]
+    xs: cython.int[::1]
+    optkey: list
+    keys: list
+    acc: list
+    table: dict
+
+    n_items: cython.int
+    rule: cython.int
+    level: cython.int
+    phase: cython.int
+    max_entries: cython.longlong
+    nodes = cython.declare(cython.longlong, visibility="public")
+    hits = cython.declare(cython.longlong, visibility="public")
+    done = cython.declare(cython.bint, visibility="public")
+    total: object
+
+    def __init__(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: Sequence[Sequence[int]],
+        option_colors: Sequence[Sequence[int]],
+        rule: int = MRV,
+        max_entries: int = 0,
+    ) -> None:
+        n: cython.int = primary + secondary
+        m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
+        self.n_items = n
+        self.rule = rule
+        self.max_entries = max_entries
+        self.top = _buffers.zeros(m, COMPILED)
+        self.ulink = _buffers.zeros(m, COMPILED)
+        self.dlink = _buffers.zeros(m, COMPILED)
+        self.color = _buffers.zeros(m, COMPILED)
+        self.option_of = _buffers.ints([-1] * m, COMPILED)
+        self.length = _buffers.zeros(n + 2, COMPILED)
+        self.llink = _buffers.zeros(n + 2, COMPILED)
+        self.rlink = _buffers.zeros(n + 2, COMPILED)
+        self._build(primary, option_items, option_colors)
+        self.optkey = _keys(primary, option_items, option_colors)
+        self.items = _buffers.zeros(primary + 2, COMPILED)
+        self.xs = _buffers.zeros(primary + 2, COMPILED)
+        self.keys = [0] * (primary + 2)
+        self.acc = [0] * (primary + 2)
+        self.table = {}
+        self.level = 0
+        self.phase = 0  # 0: enter the node at ``level``; 1: try its next option
+        self.nodes = 0
+        self.hits = 0
+        self.done = False
+        self.total = 0
+
+    def _build(
+        self,
+        primary: cython.int,
+        option_items: Sequence[Sequence[int]],
+        option_colors: Sequence[Sequence[int]],
+    ) -> None:
+        """C1: headers, the two item lists (primary headed by 0, secondary by n+1), and
+        the options, each followed by a spacer (``top <= 0``)."""
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        option_of: cython.int[::1] = self.option_of
+        length: cython.int[::1] = self.length
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        n: cython.int = self.n_items
+        i: cython.int
+        j: cython.int
+        t: cython.int
+        p: cython.int
+        q: cython.int
+        first: cython.int
+        spacer: cython.int
+        prev: cython.int
+        for i in range(n + 1):
+            top[i] = i
+            ulink[i] = i
+            dlink[i] = i
+        for i in range(primary + 1):
+            llink[i] = i - 1 if i > 0 else primary
+            rlink[i] = i + 1 if i < primary else 0
+        prev = n + 1
+        for i in range(primary + 1, n + 1):
+            llink[i] = prev
+            rlink[prev] = i
+            prev = i
+        llink[n + 1] = prev
+        rlink[prev] = n + 1
+        spacer = n + 1
+        p = n + 2
+        for j in range(len(option_items)):
+            its = option_items[j]
+            cols = option_colors[j]
+            first = p
+            for t in range(len(its)):
+                i = its[t]
+                q = ulink[i]
+                top[p] = i
+                ulink[p] = q
+                dlink[p] = i
+                dlink[q] = p
+                ulink[i] = p
+                color[p] = cols[t]
+                option_of[p] = j
+                length[i] += 1
+                p += 1
+            dlink[spacer] = p - 1
+            spacer = p
+            top[p] = -(j + 1)
+            ulink[p] = first
+            p += 1
+
+    # -- Knuth's operations (TAOCP 7.2.2.1, Algorithm C) ----------------------------------
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _hide(self, p: cython.int) -> cython.void:
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        length: cython.int[::1] = self.length
+        q: cython.int = p + 1
+        x: cython.int
+        u: cython.int
+        d: cython.int
+        while q != p:
+            x = top[q]
+            if x <= 0:
+                q = ulink[q]
+            else:
+                if color[q] >= 0:
+                    u = ulink[q]
+                    d = dlink[q]
+                    dlink[u] = d
+                    ulink[d] = u
+                    length[x] -= 1
+                q += 1
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _unhide(self, p: cython.int) -> cython.void:
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        length: cython.int[::1] = self.length
+        q: cython.int = p - 1
+        x: cython.int
+        u: cython.int
+        d: cython.int
+        while q != p:
+            x = top[q]
+            if x <= 0:
+                q = dlink[q]
+            else:
+                if color[q] >= 0:
+                    u = ulink[q]
+                    d = dlink[q]
+                    dlink[u] = q
+                    ulink[d] = q
+                    length[x] += 1
+                q -= 1
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _cover(self, i: cython.int) -> cython.void:
+        dlink: cython.int[::1] = self.dlink
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        p: cython.int = dlink[i]
+        while p != i:
+            self._hide(p)
+            p = dlink[p]
+        rlink[llink[i]] = rlink[i]
+        llink[rlink[i]] = llink[i]
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _uncover(self, i: cython.int) -> cython.void:
+        ulink: cython.int[::1] = self.ulink
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        rlink[llink[i]] = i
+        llink[rlink[i]] = i
+        p: cython.int = ulink[i]
+        while p != i:
+            self._unhide(p)
+            p = ulink[p]
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _commit(self, p: cython.int) -> cython.void:
+        """Cover item ``top[p]`` (no colour) or purify it (colour ``c``: keep the
+        options of colour ``c``, marked ``-1``, and hide the others)."""
+        top: cython.int[::1] = self.top
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        c: cython.int = color[p]
+        i: cython.int = top[p]
+        q: cython.int
+        if c == 0:
+            self._cover(i)
+        elif c > 0:
+            q = dlink[i]
+            while q != i:
+                if color[q] == c:
+                    if q != p:
+                        color[q] = -1
+                else:
+                    self._hide(q)
+                q = dlink[q]
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _uncommit(self, p: cython.int) -> cython.void:
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        color: cython.int[::1] = self.color
+        c: cython.int = color[p]
+        i: cython.int = top[p]
+        q: cython.int
+        if c == 0:
+            self._uncover(i)
+        elif c > 0:
+            q = ulink[i]
+            while q != i:
+                if color[q] < 0:
+                    color[q] = c
+                elif q != p:
+                    self._unhide(q)
+                q = ulink[q]
+
+    # -- the walk ----------------------------------------------------------------------------
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def run(self, budget: cython.longlong) -> bool:
+        """Walk on until the count is known (True) or ``budget`` more nodes were entered
+        (False; 0: no budget).  Raises :class:`TableFull` when the table would hold more
+        than ``max_entries`` subproblems (0: no bound)."""
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        length: cython.int[::1] = self.length
+        rlink: cython.int[::1] = self.rlink
+        option_of: cython.int[::1] = self.option_of
+        items: cython.int[::1] = self.items
+        xs: cython.int[::1] = self.xs
+        optkey: list = self.optkey
+        keys: list = self.keys
+        acc: list = self.acc
+        table: dict = self.table
+        rule: cython.int = self.rule
+        max_entries: cython.longlong = self.max_entries
+        level: cython.int = self.level
+        phase: cython.int = self.phase
+        nodes: cython.longlong = self.nodes
+        hits: cython.longlong = self.hits
+        stop_at: cython.longlong = nodes + budget if budget > 0 else -1
+        i: cython.int = 0
+        x: cython.int = 0
+        p: cython.int
+        best: cython.int
+        ck: object = None
+        value: object = None
+        found: object
+
+        if self.done:
+            return True
+        if phase == 1:
+            i = items[level]
+            x = xs[level]
+        while True:
+            if phase == 0:
+                # C2: enter the node at ``level`` (its key is not in the table).
+                if nodes == stop_at:
+                    break
+                nodes += 1
+                value = None
+                if rlink[0] == 0:
+                    value = 1
+                else:
+                    # C3: choose the item i to branch on, by the rule.
+                    i = rlink[0]
+                    if rule == MRV:
+                        best = 0x7FFFFFFF
+                        p = i
+                        while p != 0:
+                            if length[p] < best:
+                                best = length[p]
+                                i = p
+                                if best <= 1:
+                                    break
+                            p = rlink[p]
+                    if length[i] == 0:
+                        value = 0
+                    else:
+                        # C4: cover i and go to its first option.
+                        self._cover(i)
+                        items[level] = i
+                        acc[level] = 0
+                        x = dlink[i]
+                        phase = 1
+            if phase == 1:
+                # C5: try options of i from x on, adding the counts already known.
+                while x != i:
+                    ck = keys[level] | optkey[option_of[x]]
+                    found = table.get(ck)
+                    if found is None:
+                        break
+                    acc[level] += found
+                    hits += 1
+                    x = dlink[x]
+                if x != i:
+                    # Commit the other items of x and enter the child.
+                    p = x + 1
+                    while p != x:
+                        if top[p] <= 0:
+                            p = ulink[p]
+                        else:
+                            self._commit(p)
+                            p += 1
+                    xs[level] = x
+                    level += 1
+                    keys[level] = ck
+                    phase = 0
+                    continue
+                # C7: every option of i is counted; uncover i.
+                self._uncover(i)
+                value = acc[level]
+                phase = 0
+            # C8: the count of the node at ``level`` is ``value``: remember it, go up.
+            if max_entries > 0 and len(table) >= max_entries:
+                self.level = level
+                self.nodes = nodes
+                self.hits = hits
+                raise TableFull(len(table))
+            table[keys[level]] = value
+            if level == 0:
+                self.total = value
+                self.done = True
+                break
+            level -= 1
+            acc[level] += value
+            i = items[level]
+            x = xs[level]
+            # C6: uncommit the other items of x, right to left, and go to the next.
+            p = x - 1
+            while p != x:
+                if top[p] <= 0:
+                    p = dlink[p]
+                else:
+                    self._uncommit(p)
+                    p -= 1
+            x = dlink[x]
+            phase = 1
+        self.level = level
+        self.phase = phase
+        if phase == 1:
+            xs[level] = x
+        self.nodes = nodes
+        self.hits = hits
+        return bool(self.done)
+
+    def count(self) -> object:
+        """The count, once :meth:`run` returned True."""
+        return self.total
+
+    def entries(self) -> int:
+        """How many subproblems the table holds."""
+        return len(self.table)
+
+
+def _keys(
+    primary: int, option_items: Sequence[Sequence[int]], option_colors: Sequence[Sequence[int]]
+) -> list[object]:
+    """Each option's pattern in the key: a bit per primary item, a field per secondary."""
+    colours = max([max(c) if c else 0 for c in option_colors] or [0])
+    width = (colours + 1).bit_length()
+    taken = colours + 1
+    out: list[object] = []
+    for its, cols in zip(option_items, option_colors, strict=True):
+        key = 0
+        for i, c in zip(its, cols, strict=True):
+            if i <= primary:
+                key |= 1 << (i - 1)
+            else:
+                key |= (c if c > 0 else taken) << (primary + (i - primary - 1) * width)
+        out.append(key)
+    return out
