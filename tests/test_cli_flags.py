@@ -369,12 +369,20 @@ def test_the_json_puzzle_field_is_its_number_everywhere(
 # -- Ctrl-C -------------------------------------------------------------------------------------
 
 
+def _default_ctrl_c() -> None:
+    # A job started with ``&`` by a shell without job control (a CI script, a soak
+    # loop) inherits SIGINT ignored, and Python then leaves it ignored: the run would
+    # never see the Ctrl-C this test sends.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _lazysearch(*argv: str, **kwargs: Any) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "lazysearch", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_ctrl_c,
         **kwargs,
     )
 
