@@ -90,7 +90,7 @@ def _side_or_size(text: str) -> int | tuple[int, int]:
 
 
 def _add_run_options(
-    p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")
+    p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json"), sample: bool = False
 ) -> None:
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
     p.add_argument("--limit", type=_positive, metavar="N", help="stop after N solutions")
@@ -138,7 +138,12 @@ def _add_run_options(
     long.add_argument(
         "--samples", type=_positive, metavar="N", help="probes for --estimate (default 1000)"
     )
-    long.add_argument("--seed", type=int, metavar="S", help="random seed for --estimate")
+    long.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="random seed for --estimate" + (" and --sample" if sample else ""),
+    )
     long.add_argument(
         "--checkpoint",
         metavar="FILE",
@@ -259,7 +264,15 @@ def build_parser() -> argparse.ArgumentParser:
         "cross-sections (one process, no tour built), 'enumerate' walks every tour, "
         "'auto' (default) picks the faster for the board",
     )
-    _add_run_options(knights, formats=("text", "json", "svg"))
+    knights.add_argument(
+        "--sample",
+        type=_positive,
+        metavar="K",
+        help="print K tours drawn exactly uniformly at random from all those --count "
+        "counts (closed: each cycle equally likely, entered at --start or the corner, "
+        "either way round); same --seed, same tours",
+    )
+    _add_run_options(knights, formats=("text", "json", "svg"), sample=True)
     knights.set_defaults(handler=_cmd_knights)
 
     kakuro = sub.add_parser(
@@ -389,8 +402,41 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--estimate prints numbers, not a picture: use --format text or json",
     ),
     (
-        lambda a: (_given(a, "samples") or _given(a, "seed")) and not _given(a, "estimate"),
-        "--samples and --seed are for --estimate",
+        lambda a: (
+            _given(a, "sample")
+            and any(
+                _given(a, f)
+                for f in (
+                    "count",
+                    "limit",
+                    "nth",
+                    "every",
+                    "workers",
+                    "scheduler",
+                    "estimate",
+                    "one",
+                    "directed",
+                    "method",
+                    "checkpoint",
+                    "resume",
+                    "progress",
+                )
+            )
+        ),
+        "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
+        "--workers, --scheduler, --estimate, --one, --directed, --method, --checkpoint, "
+        "--resume and --progress",
+    ),
+    (
+        lambda a: _given(a, "sample") and a.format == "svg" and a.sample > 1,
+        "--format svg draws one solution: use --sample 1",
+    ),
+    (
+        lambda a: (
+            (_given(a, "samples") or (_given(a, "seed") and not _given(a, "sample")))
+            and not _given(a, "estimate")
+        ),
+        "--samples and --seed are for --estimate (and --seed for knights --sample)",
     ),
     (
         lambda a: _given(a, "count") and (_given(a, "nth") or _given(a, "every")),
@@ -865,6 +911,8 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
             elapsed = time.perf_counter() - started
             print(f"1 {kind} tour of {rows}x{cols}, {elapsed:.3f} s", file=sys.stderr)
         return EXIT_OK
+    if args.sample:
+        return _sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
         _single_search(args, 2, "counting tours by symmetry runs several")
         if args.progress:
@@ -886,6 +934,47 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
     return _run(args, stream, show, out)
+
+
+def _sample_tours(
+    args: argparse.Namespace,
+    out: TextIO,
+    rows: int,
+    cols: int,
+    show: Callable[[int, Any], str],
+    started: float,
+) -> int:
+    """``--sample K``: K tours drawn uniformly at random (with ``--seed``)."""
+    from .knights import solver as kt
+    from .knights.counting import TourSampler
+
+    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
+    sampler = None
+    if reason is None:
+        sampler = TourSampler(rows, cols, start=args.start, closed=args.closed)
+    if sampler is None or sampler.count == 0:
+        kind = "closed" if args.closed else "open"
+        print(
+            f"lazysearch knights: there is no {kind} tour of {rows}x{cols}"
+            + (f" from {args.start}" if args.start and not args.closed else "")
+            + f" to draw{f': {reason}' if reason else ''}",
+            file=sys.stderr,
+        )
+        return EXIT_NO_SOLUTION
+    import random
+
+    rng = random.Random(args.seed)
+    for n in range(1, args.sample + 1):
+        out.write(show(n, kt.Tour(sampler.draw(rng), rows, cols)))
+        out.flush()
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{args.sample} drawn uniformly from {sampler.count} {what}, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
+    return EXIT_OK
 
 
 def _several(args: argparse.Namespace, count: int, source: str) -> None:

@@ -10,6 +10,7 @@ size, progress, and the statistics.
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,10 +97,7 @@ def frontier_count(
         return result
     sweep_start = -1
     if start is not None and not closed:
-        r, c = start
-        if rows > cols:  # the sweep goes down the rows: (r, c) is column r, row c
-            r, c = c, r
-        sweep_start = c * k + r
+        sweep_start = _to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
     counter = module.FrontierCounter(k, n, sweep_start, closed)
     table: dict[int, int] = counter.initial()
@@ -139,9 +137,162 @@ def frontier_count(
     return result
 
 
-def _too_many(limit: int, rows: int, cols: int, i: int, total: int) -> TooManyStatesError:
+def _too_many(
+    limit: int, rows: int, cols: int, i: int, total: int, what: str = "counting the tours of"
+) -> TooManyStatesError:
     return TooManyStatesError(
-        f"counting the tours of {rows}x{cols} needs more than max_states={limit:,} "
+        f"{what} {rows}x{cols} needs more than max_states={limit:,} "
         f"frontiers (reached at square {i + 1} of {total}); raise max_states if the "
         f"machine has the memory (about {_BYTES_PER_STATE} bytes a frontier)"
     )
+
+
+def _to_sweep(rows: int, cols: int, square: Square) -> int:
+    """The sweep index ``column * k + row`` of ``square`` (``k`` the short side)."""
+    r, c = square
+    if rows > cols:  # the sweep goes down the rows: (r, c) is column r, row c
+        return r * cols + c
+    return c * rows + r
+
+
+def _from_sweep(rows: int, cols: int, i: int) -> Square:
+    """The square at sweep index ``i`` (:func:`_to_sweep` undone)."""
+    if rows > cols:
+        return divmod(i, cols)
+    c, r = divmod(i, rows)
+    return r, c
+
+
+class TourSampler:
+    """Exactly uniform random tours of one board, from the program's tables.
+
+    Building it runs the program forward, keeping every square's frontiers, then
+    backward, replacing each frontier's count by the number of ways it has to *finish*
+    the tour (its completions).  :meth:`draw` then walks forward from the empty
+    frontier, choosing each square's edges back with probability in proportion to the
+    completions of the frontier they lead to: every tour is drawn with probability
+    exactly ``1 / count`` (integers only, ``random.Random.randrange`` on the counts).
+
+    ``count`` and the tours drawn follow :func:`frontier_count`: open tours are directed
+    (a path drawn, then its direction, or from ``start``), closed tours are cycles,
+    returned from ``start`` (default ``(0, 0)``) in a direction drawn at random.
+
+    >>> sampler = TourSampler(3, 10, closed=True)
+    >>> sampler.count
+    16
+    >>> tour = sampler.draw(random.Random(1))
+    >>> tour[0], len(tour)
+    ((0, 0), 30)
+
+    Raises :class:`TooManyStatesError` when the tables of all the squares together
+    would pass ``max_states`` frontiers (default :func:`default_max_states`): sampling
+    keeps them all, where counting keeps one.
+
+    Notes
+    -----
+    Time: two passes of the program (the backward one in Python objects), then
+    ``O(squares)`` steps a tour.  Memory: every square's frontiers, about
+    :data:`_BYTES_PER_STATE` bytes each.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        *,
+        start: Square | None = None,
+        closed: bool = False,
+        max_states: int | None = None,
+    ) -> None:
+        limit = default_max_states() if max_states is None else max_states
+        self.rows = rows
+        self.cols = cols
+        self.start = start
+        self.closed = closed
+        k, n = min(rows, cols), max(rows, cols)
+        self._total = total = k * n
+        self._sweep_start = -1
+        if start is not None and not closed:
+            self._sweep_start = _to_sweep(rows, cols, start)
+        module = _native.load("lazysearch.knights._count")
+        self._counter = counter = module.FrontierCounter(k, n, self._sweep_start, closed)
+        self._paths = 0
+        #: ``_done[i]``: the frontiers before square ``i`` that can finish a tour, with
+        #: how many ways each has to.
+        self._done: list[dict[int, int]] = []
+        if total == 1:
+            self._paths = 0 if closed else 1
+            self.count = self._paths
+            return
+        table: dict[int, int] = counter.initial()
+        self._initial = next(iter(table))
+        levels: list[list[int]] = []
+        kept = 0
+        for i in range(total):
+            levels.append(list(table))
+            kept += len(table)
+            if kept > limit:
+                raise _too_many(limit, rows, cols, i, total, what="sampling the tours of")
+            table = counter.step(i, table)
+        after: dict[int, int] = {}
+        done: list[dict[int, int]] = [after] * total
+        for i in range(total - 1, -1, -1):
+            after = done[i] = counter.completions(i, levels[i], after)
+            levels[i] = []
+        self._done = done
+        self._paths = done[0].get(self._initial, 0)
+        if self._paths != counter.finished:  # pragma: no cover - the two passes disagree
+            raise RuntimeError(
+                f"the backward pass found {self._paths} tours of {rows}x{cols}, "
+                f"the forward one {counter.finished}"
+            )
+        self.count = self._paths if closed or start is not None else 2 * self._paths
+
+    def draw(self, rng: random.Random) -> list[Square]:
+        """One tour drawn uniformly at random with ``rng``, as a list of squares.
+
+        Raises :class:`LookupError` when the board has no tour of this kind.
+        """
+        rows, cols = self.rows, self.cols
+        if self._paths == 0:
+            raise LookupError(f"the {rows}x{cols} board has no such tour to draw")
+        if self._total == 1:
+            return [(0, 0)]
+        total = self._total
+        done = self._done
+        successors = self._counter.successors
+        neighbours: list[list[int]] = [[] for _ in range(total)]
+        key = self._initial
+        for i in range(total):
+            pick = rng.randrange(done[i][key])
+            for way in successors(i, key):
+                weight = 1 if way[2] == -1 else done[i + 1].get(way[2], 0)
+                if pick < weight:
+                    break
+                pick -= weight
+            else:  # pragma: no cover - the completions add up by construction
+                raise RuntimeError(f"square {i}: the completions do not add up")
+            a, b, after = way
+            for j in (a, b):
+                if j >= 0:
+                    neighbours[i].append(j)
+                    neighbours[j].append(i)
+            key = after
+        # The edges drawn make one path or cycle: walk it from its first square.
+        if self.closed:
+            first = 0 if self.start is None else _to_sweep(rows, cols, self.start)
+            ahead = sorted(neighbours[first])[rng.randrange(2)]
+        else:
+            if self.start is not None:
+                first = self._sweep_start
+            else:
+                ends = [j for j in range(total) if len(neighbours[j]) == 1]
+                first = ends[rng.randrange(2)]
+            ahead = neighbours[first][0]
+        path = [first]
+        before = first
+        while len(path) < total:
+            path.append(ahead)
+            here = neighbours[ahead]
+            before, ahead = ahead, here[0] if here[0] != before else here[-1]
+        return [_from_sweep(rows, cols, j) for j in path]
