@@ -153,7 +153,8 @@ def _add_run_options(
         "--checkpoint-every",
         type=_seconds,
         metavar="SECONDS",
-        help="seconds between checkpoints (default 5)",
+        help="seconds between checkpoints (default 5; 60 for knights --count by "
+        "the program, whose table may take a second to write)",
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
@@ -914,9 +915,18 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     if args.sample:
         return _sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
-        _single_search(args, 2, "counting tours by symmetry runs several")
+        method = args.method or "auto"
+        if method == "auto" and not (args.workers or args.scheduler):
+            method = kt._auto_method(rows, cols, args.closed)
+        if method == "dp" and (args.checkpoint or args.resume or args.progress):
+            return _count_by_program(args, out, rows, cols, started)
+        _single_search(
+            args, 2, "counting tours by symmetry runs several (--method dp counts in one)"
+        )
         if args.progress:
-            raise CliError("--progress: counting tours by symmetry shows no bar")
+            raise CliError(
+                "--progress: counting tours by symmetry shows no bar (--method dp shows one)"
+            )
         with _parallel(args) as parallel:
             method = args.method or "auto"
             if args.closed and not args.directed:
@@ -934,6 +944,83 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
     return _run(args, stream, show, out)
+
+
+def _count_by_program(
+    args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: float
+) -> int:
+    """``--count`` by the program over cross-sections with a progress bar, checkpoints
+    every few seconds and at Ctrl-C / SIGTERM, or from ``--resume FILE``."""
+    import signal
+
+    from . import longrun
+    from .knights.counting import DEFAULT_CHECKPOINT_EVERY, frontier_count
+
+    total = rows * cols
+    stops: list[int] = []
+    swept = [0]
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    show_bar = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = longrun.progress_bar("lazysearch knights: ") if show_bar else None
+
+    def progress(fraction: float) -> None:
+        swept[0] = round(fraction * total)
+        if bar is not None:
+            bar.n = fraction
+            bar.update(0)
+        if stops:
+            raise longrun.Stop
+
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
+    try:
+        result = frontier_count(
+            rows,
+            cols,
+            start=None if args.closed else args.start,
+            closed=args.closed,
+            progress=progress,
+            checkpoint=args.checkpoint,
+            checkpoint_every=args.checkpoint_every or DEFAULT_CHECKPOINT_EVERY,
+            resume=args.resume,
+        )
+    except longrun.Stop:
+        print(
+            f"lazysearch knights: stopped after square {swept[0]} of {total}; "
+            f"go on with --resume {args.checkpoint}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print(
+            f"lazysearch knights: interrupted after square {swept[0]} of {total}; "
+            "--checkpoint FILE saves a count to go on with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        if bar is not None:
+            bar.close()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    found = result.count
+    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    if args.closed and args.directed:
+        what = "directed tours"
+        found *= 2 if args.start is not None else 2 * total
+    _print_count(args, out, found, _NO_TAG)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{found} {what}, at most {result.peak_states} frontiers, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
+    return EXIT_OK
 
 
 def _sample_tours(
