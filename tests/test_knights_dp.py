@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -233,6 +234,25 @@ def test_a_count_stopped_and_resumed_equals_one_run(
         again = frontier_count(rows, cols, closed=closed, start=start, resume=path)
         assert (again.count, again.states) == (one.count, one.states), squares
     assert [p.name for p in tmp_path.iterdir()] == ["count.json"]  # no temporary file left
+
+
+@settings(max_examples=30 if compiled() else 10, deadline=None)
+@given(st.data())
+def test_resumed_equals_fresh_anywhere(tmp_path_factory: Any, data: st.DataObject) -> None:
+    rows, cols = data.draw(st.sampled_from(_boards(AREA)))
+    closed = data.draw(st.booleans())
+    start = data.draw(st.none() | st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)))
+    squares = data.draw(st.integers(1, rows * cols))
+    path = tmp_path_factory.mktemp("resume") / "count.json"
+    fresh = frontier_count(rows, cols, closed=closed, start=start)
+    if rows * cols == 1:  # nothing to sweep, nothing saved
+        return
+    with pytest.raises(_Halt):
+        frontier_count(
+            rows, cols, closed=closed, start=start, checkpoint=path, progress=_stop_after(squares)
+        )
+    resumed = frontier_count(rows, cols, closed=closed, start=start, resume=path)
+    assert (resumed.count, resumed.states) == (fresh.count, fresh.states)
 
 
 def test_a_checkpoint_is_written_every_few_seconds_and_at_the_end(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lazysearch import _native, compiled, knights
 from lazysearch.knights import KnightsError, Tour
@@ -106,6 +108,27 @@ def test_every_tour_is_drawn_when_enough_are(
     else:
         every = set(knights.tours(rows, cols, start=start))
     assert found == every
+
+
+@settings(max_examples=40 if compiled() else 15, deadline=None)
+@given(st.data())
+def test_every_tour_drawn_is_a_tour_of_the_kind_asked(data: st.DataObject) -> None:
+    area = 30 if compiled() else 20
+    boards = [(m, n) for m in range(1, 8) for n in range(1, 11) if m * n <= area]
+    rows, cols = data.draw(st.sampled_from(boards))
+    closed = data.draw(st.booleans())
+    start = data.draw(st.none() | st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)))
+    seed = data.draw(st.integers(0, 2**70))
+    found = knights.sample(rows, cols, closed=closed, start=start, k=4, seed=seed)
+    if closed:
+        exists = knights.count_closed(rows, cols, method="dp") > 0
+    else:
+        exists = knights.count_tours(rows, cols, start=start, method="dp") > 0
+    assert len(found) == (4 if exists else 0)
+    for tour in found:
+        knights.verify(tour, rows, cols, closed=closed, start=start)
+        if closed and start is None:
+            assert tour[0] == (0, 0)
 
 
 def test_the_same_seed_gives_the_same_tours_compiled_or_not() -> None:
