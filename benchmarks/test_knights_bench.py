@@ -73,6 +73,32 @@ def test_count_3x500_closed_by_dp(benchmark: Any) -> None:
     assert found == counter.finished and len(str(found)) == 244
 
 
+# Uniformly random tours (knights.sample): the program forward and backward, every
+# square's frontiers kept, then 100 tours drawn; each verified, the seed fixed.
+SAMPLES: dict[str, tuple[int, int, bool]] = {
+    "6x6 closed, 100 tours": (6, 6, True),
+    "5x10 closed, 100 tours": (5, 10, True),
+    "5x6 open, 100 tours": (5, 6, False),
+    "6x8 closed, 100 tours": (6, 8, True),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_uniform_random_tours(benchmark: Any, name: str) -> None:
+    rows, cols, closed = SAMPLES[name]
+    benchmark.group = "knights: uniform random tours"
+    tours = benchmark.pedantic(
+        knights.sample,
+        args=(rows, cols),
+        kwargs={"closed": closed, "k": 100, "seed": 1},
+        rounds=1,
+        iterations=1,
+    )
+    assert len(tours) == 100
+    for tour in tours:
+        knights.verify(tour, rows, cols, closed=closed)
+
+
 def _count_pure_6x6_closed() -> int:
     source = _native.load_source("lazysearch.knights._tour")
     engine = source.KnightEngine(6, 6, [0], True, 8)

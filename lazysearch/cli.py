@@ -116,7 +116,7 @@ def _side_or_size(text: str) -> int | tuple[int, int]:
 
 
 def _add_run_options(
-    p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")
+    p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json"), sample: bool = False
 ) -> None:
     p.add_argument("--count", action="store_true", help="print only the number of solutions")
     p.add_argument("--limit", type=_positive, metavar="N", help="stop after N solutions")
@@ -164,7 +164,12 @@ def _add_run_options(
     long.add_argument(
         "--samples", type=_positive, metavar="N", help="probes for --estimate (default 1000)"
     )
-    long.add_argument("--seed", type=int, metavar="S", help="random seed for --estimate")
+    long.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="random seed for --estimate" + (" and --sample" if sample else ""),
+    )
     long.add_argument(
         "--checkpoint",
         metavar="FILE",
@@ -174,7 +179,8 @@ def _add_run_options(
         "--checkpoint-every",
         type=_seconds,
         metavar="SECONDS",
-        help="seconds between checkpoints (default 5)",
+        help="seconds between checkpoints (default 5; 60 for knights --count by "
+        "the program, whose table may take a second to write)",
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
@@ -301,7 +307,15 @@ def build_parser() -> argparse.ArgumentParser:
         "cross-sections (one process, no tour built), 'enumerate' walks every tour, "
         "'auto' (default) picks the faster for the board",
     )
-    _add_run_options(knights, formats=("text", "json", "svg"))
+    knights.add_argument(
+        "--sample",
+        type=_positive,
+        metavar="K",
+        help="print K tours drawn exactly uniformly at random from all those --count "
+        "counts (closed: each cycle equally likely, entered at --start or the corner, "
+        "either way round); same --seed, same tours",
+    )
+    _add_run_options(knights, formats=("text", "json", "svg"), sample=True)
     knights.set_defaults(handler=_cmd_knights)
 
     kakuro = sub.add_parser(
@@ -431,8 +445,41 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--estimate prints numbers, not a picture: use --format text or json",
     ),
     (
-        lambda a: (_given(a, "samples") or _given(a, "seed")) and not _given(a, "estimate"),
-        "--samples and --seed are for --estimate",
+        lambda a: (
+            _given(a, "sample")
+            and any(
+                _given(a, f)
+                for f in (
+                    "count",
+                    "limit",
+                    "nth",
+                    "every",
+                    "workers",
+                    "scheduler",
+                    "estimate",
+                    "one",
+                    "directed",
+                    "method",
+                    "checkpoint",
+                    "resume",
+                    "progress",
+                )
+            )
+        ),
+        "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
+        "--workers, --scheduler, --estimate, --one, --directed, --method, --checkpoint, "
+        "--resume and --progress",
+    ),
+    (
+        lambda a: _given(a, "sample") and a.format == "svg" and a.sample > 1,
+        "--format svg draws one solution: use --sample 1",
+    ),
+    (
+        lambda a: (
+            (_given(a, "samples") or (_given(a, "seed") and not _given(a, "sample")))
+            and not _given(a, "estimate")
+        ),
+        "--samples and --seed are for --estimate (and --seed for knights --sample)",
     ),
     (
         lambda a: _given(a, "count") and (_given(a, "nth") or _given(a, "every")),
@@ -926,10 +973,21 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
             elapsed = time.perf_counter() - started
             print(f"1 {kind} tour of {rows}x{cols}, {elapsed:.3f} s", file=sys.stderr)
         return EXIT_OK
+    if args.sample:
+        return _sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
-        _single_search(args, 2, "counting tours by symmetry runs several")
+        method = args.method or "auto"
+        if method == "auto" and not (args.workers or args.scheduler):
+            method = kt._auto_method(rows, cols, args.closed)
+        if method == "dp" and (args.checkpoint or args.resume or args.progress):
+            return _count_by_program(args, out, rows, cols, started)
+        _single_search(
+            args, 2, "counting tours by symmetry runs several (--method dp counts in one)"
+        )
         if args.progress:
-            raise CliError("--progress: counting tours by symmetry shows no bar")
+            raise CliError(
+                "--progress: counting tours by symmetry shows no bar (--method dp shows one)"
+            )
         with _parallel(args) as parallel:
             method = args.method or "auto"
             if args.closed and not args.directed:
@@ -947,6 +1005,124 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
     return _run(args, stream, show, out)
+
+
+def _count_by_program(
+    args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: float
+) -> int:
+    """``--count`` by the program over cross-sections with a progress bar, checkpoints
+    every few seconds and at Ctrl-C / SIGTERM, or from ``--resume FILE``."""
+    import signal
+
+    from . import longrun
+    from .knights.counting import DEFAULT_CHECKPOINT_EVERY, frontier_count
+
+    total = rows * cols
+    stops: list[int] = []
+    swept = [0]
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    show_bar = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = longrun.progress_bar("lazysearch knights: ") if show_bar else None
+
+    def progress(fraction: float) -> None:
+        swept[0] = round(fraction * total)
+        if bar is not None:
+            bar.n = fraction
+            bar.update(0)
+        if stops:
+            raise longrun.Stop
+
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
+    try:
+        result = frontier_count(
+            rows,
+            cols,
+            start=None if args.closed else args.start,
+            closed=args.closed,
+            progress=progress,
+            checkpoint=args.checkpoint,
+            checkpoint_every=args.checkpoint_every or DEFAULT_CHECKPOINT_EVERY,
+            resume=args.resume,
+        )
+    except longrun.Stop:
+        print(
+            f"lazysearch knights: stopped after square {swept[0]} of {total}; "
+            f"go on with --resume {args.checkpoint}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print(
+            f"lazysearch knights: interrupted after square {swept[0]} of {total}; "
+            "--checkpoint FILE saves a count to go on with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        if bar is not None:
+            bar.close()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    found = result.count
+    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    if args.closed and args.directed:
+        what = "directed tours"
+        found *= 2 if args.start is not None else 2 * total
+    _print_count(args, out, found, _NO_TAG)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{found} {what}, at most {result.peak_states} frontiers, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
+def _sample_tours(
+    args: argparse.Namespace,
+    out: TextIO,
+    rows: int,
+    cols: int,
+    show: Callable[[int, Any], str],
+    started: float,
+) -> int:
+    """``--sample K``: K tours drawn uniformly at random (with ``--seed``)."""
+    from .knights import solver as kt
+    from .knights.counting import TourSampler
+
+    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
+    sampler = None
+    if reason is None:
+        sampler = TourSampler(rows, cols, start=args.start, closed=args.closed)
+    if sampler is None or sampler.count == 0:
+        kind = "closed" if args.closed else "open"
+        print(
+            f"lazysearch knights: there is no {kind} tour of {rows}x{cols}"
+            + (f" from {args.start}" if args.start and not args.closed else "")
+            + f" to draw{f': {reason}' if reason else ''}",
+            file=sys.stderr,
+        )
+        return EXIT_NO_SOLUTION
+    import random
+
+    rng = random.Random(args.seed)
+    for n in range(1, args.sample + 1):
+        out.write(show(n, kt.Tour(sampler.draw(rng), rows, cols)))
+        out.flush()
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{args.sample} drawn uniformly from {sampler.count} {what}, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
+    return EXIT_OK
 
 
 def _several(args: argparse.Namespace, count: int, source: str) -> None:

@@ -3,13 +3,19 @@ every start, open and closed; the published counts; big counts; bad input."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazysearch import _native, compiled, knights
+from lazysearch.errors import CheckpointError
 from lazysearch.knights import KnightsError
-from lazysearch.knights.counting import TooManyStatesError, frontier_count
+from lazysearch.knights.counting import TooManyStatesError, frontier_count, load_checkpoint
 
 #: The program's tables grow with the short side; as plain Python (CI's second run)
 #: boards stay small enough for the suite to stay fast.
@@ -167,3 +173,180 @@ A169768 += [16317480, 0]
 def test_closed_tours_of_three_rank_boards_match_knuths_table() -> None:
     for n, (distinct, symmetric) in enumerate(zip(A169769, A169768, strict=True), start=4):
         assert knights.count_closed(3, n, method="dp") == 4 * distinct - 2 * symmetric, n
+
+
+# -- checkpoints ------------------------------------------------------------------------
+
+
+class _Halt(Exception):
+    pass
+
+
+def _stop_after(squares: int) -> Callable[[float], None]:
+    """A progress callback that stops the count after ``squares`` squares."""
+    seen = [0]
+
+    def progress(fraction: float) -> None:
+        seen[0] += 1
+        if seen[0] == squares:
+            raise _Halt
+
+    return progress
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed", "start", "plain"),
+    [
+        (5, 8, True, None, False),
+        (5, 6, True, None, True),
+        (3, 100, True, None, True),  # counts pass 2**64 on the way: big ints in the file
+        (4, 7, False, (0, 0), False),
+        (7, 4, False, None, False),
+        (3, 7, False, None, True),
+    ],
+)
+def test_a_count_stopped_and_resumed_equals_one_run(
+    rows: int,
+    cols: int,
+    closed: bool,
+    start: tuple[int, int] | None,
+    plain: bool,
+    tmp_path: Path,
+) -> None:
+    if not (plain or compiled()):
+        pytest.skip("seconds as plain Python")
+    one = frontier_count(rows, cols, closed=closed, start=start)
+    path = tmp_path / "count.json"
+    total = rows * cols
+    for squares in (1, 5, total // 2, total - 1, total):
+        with pytest.raises(_Halt):
+            frontier_count(
+                rows,
+                cols,
+                closed=closed,
+                start=start,
+                checkpoint=path,
+                progress=_stop_after(squares),
+            )
+        record = json.loads(path.read_text())
+        assert record["square"] == squares and record["squares"] == total
+        assert all(isinstance(x, str) for pair in record["table"] for x in pair)
+        again = frontier_count(rows, cols, closed=closed, start=start, resume=path)
+        assert (again.count, again.states) == (one.count, one.states), squares
+    assert [p.name for p in tmp_path.iterdir()] == ["count.json"]  # no temporary file left
+
+
+@settings(max_examples=30 if compiled() else 10, deadline=None)
+@given(st.data())
+def test_resumed_equals_fresh_anywhere(tmp_path_factory: Any, data: st.DataObject) -> None:
+    rows, cols = data.draw(st.sampled_from(_boards(AREA)))
+    closed = data.draw(st.booleans())
+    start = data.draw(st.none() | st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1)))
+    squares = data.draw(st.integers(1, rows * cols))
+    path = tmp_path_factory.mktemp("resume") / "count.json"
+    fresh = frontier_count(rows, cols, closed=closed, start=start)
+    if rows * cols == 1:  # nothing to sweep, nothing saved
+        return
+    with pytest.raises(_Halt):
+        frontier_count(
+            rows, cols, closed=closed, start=start, checkpoint=path, progress=_stop_after(squares)
+        )
+    resumed = frontier_count(rows, cols, closed=closed, start=start, resume=path)
+    assert (resumed.count, resumed.states) == (fresh.count, fresh.states)
+
+
+def test_a_checkpoint_is_written_every_few_seconds_and_at_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "count.json"
+    seen: list[int] = []
+
+    def progress(fraction: float) -> None:  # the file is written before progress is called
+        seen.append(json.loads(path.read_text())["square"])
+
+    result = frontier_count(
+        3, 10, closed=True, checkpoint=path, checkpoint_every=0, progress=progress
+    )
+    assert seen == list(range(1, 31))
+    saved = load_checkpoint(path, 3, 10, closed=True)
+    assert (saved.square, saved.finished, saved.table) == (30, 16, {})
+    assert frontier_count(3, 10, closed=True, resume=path).count == result.count == 16
+
+
+def _checkpoint(tmp_path: Path, squares: int = 12) -> Path:
+    path = tmp_path / "count.json"
+    with pytest.raises(_Halt):
+        frontier_count(3, 10, closed=True, checkpoint=path, progress=_stop_after(squares))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            lambda p: frontier_count(3, 12, closed=True, resume=p),
+            "of 3x10 closed tours, not of 3x12",
+        ),
+        (lambda p: frontier_count(10, 3, closed=True, resume=p), "not of 10x3 closed tours"),
+        (lambda p: frontier_count(3, 10, resume=p), "not of 3x10 open tours"),
+        (lambda p: frontier_count(3, 10, start=(0, 0), resume=p), "not of 3x10 open tours from"),
+    ],
+)
+def test_resume_refuses_a_checkpoint_of_another_count(
+    call: Callable[[Path], object], words: str, tmp_path: Path
+) -> None:
+    path = _checkpoint(tmp_path)
+    with pytest.raises(CheckpointError, match=words):
+        call(path)
+    # A closed count from a start is the same count: the start does not matter.
+    assert frontier_count(3, 10, closed=True, start=(1, 1), resume=path).count == 16
+
+
+def test_resume_refuses_a_torn_altered_or_foreign_file(tmp_path: Path) -> None:
+    path = _checkpoint(tmp_path)
+    text = path.read_text()
+    record = json.loads(text)
+    assert record["table"], "a table to alter"
+    cases = {
+        text[: len(text) // 2]: "not a whole checkpoint",
+        "": "not a whole checkpoint",
+        '{"format": "lazysearch-run", "version": 1}': "not a checkpoint of a knight's tour",
+        json.dumps({**record, "version": 2}): "version 2 is not 1",
+        json.dumps({**record, "square": 13}): "checkpoint is damaged",
+        json.dumps({**record, "finished": "-1"}): "checkpoint is damaged",
+        json.dumps({**record, "table": [[k, str(int(c) + 1)] for k, c in record["table"]]}): (
+            "does not match its sha256"
+        ),
+    }
+    for bad, words in cases.items():
+        path.write_text(bad)
+        with pytest.raises(CheckpointError, match=words):
+            frontier_count(3, 10, closed=True, resume=path)
+
+
+def test_a_file_that_is_not_a_checkpoint_is_never_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n")
+    with pytest.raises(CheckpointError, match="is not a checkpoint of a knight's tour count"):
+        frontier_count(3, 10, closed=True, checkpoint=path)
+    assert path.read_text() == "my notes\n"
+
+
+def test_cli_checkpoints_and_resumes_a_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    path = _checkpoint(tmp_path, squares=17)
+    assert main(["knights", "3", "10", "--closed", "--count", "--resume", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "16\n" and "at most" in err
+    argv = ["knights", "3x10", "--closed", "--count", "--directed", "-q"]
+    assert main([*argv, "--checkpoint", str(path), "--resume", str(path)]) == 0
+    assert capsys.readouterr().out == f"{16 * 60}\n"
+    assert json.loads(path.read_text())["square"] == 30
+    assert main(["knights", "3", "12", "--closed", "--count", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a checkpoint of 3x10 closed tours, not of 3x12" in err and err.count("\n") == 1
+    # A count by walking has no table to save.
+    walk = ["knights", "5", "--count", "--method", "enumerate", "--checkpoint", str(path)]
+    assert main(walk) == 2
+    assert "--method dp counts in one" in capsys.readouterr().err

@@ -365,6 +365,66 @@ class FrontierCounter:
         self.finished = self.finished + done
         return OK
 
+    def successors(self, i: cython.int, key: object) -> list[tuple[int, int, object]]:
+        """Square ``i``'s ways from one frontier ``key`` of the table before it, in the
+        order of the ways (none, one edge back, two), those not dropped only: for each,
+        ``(a, b, after)``, the squares its edges back go to (``-1``: no edge) and the
+        frontier after square ``i`` (``-1``: the tour is finished).  Sampling walks the
+        tables with it; :meth:`step` does the same for a whole table."""
+        out: list[tuple[int, int, object]] = []
+        last: cython.bint = i == self.total - 1
+        base: cython.int = i - self.W
+        ways: cython.int
+        c: cython.int
+        r: cython.int
+        pa: cython.int
+        pb: cython.int
+        high: object
+        after: object
+        ways = self._load(i, key & 0xFFFFFFFFFFFFFFFF, key >> 64)
+        for c in range(ways):
+            pa = self.cpa[c]
+            pb = self.cpb[c]
+            r = self._advance(i, pa, pb, self.ends, last)
+            if r == DROPPED:
+                continue
+            if r == FINISHED:
+                after = -1
+            else:
+                high = self.key_hi
+                after = (high << 64) | self.key_lo
+            out.append((base + pa if pa >= 0 else -1, base + pb if pb >= 0 else -1, after))
+        return out
+
+    def completions(self, i: cython.int, keys: list[int], after: dict[int, int]) -> dict[int, int]:
+        """How many ways each frontier in ``keys`` (before square ``i``) has to finish
+        the tour, from ``after``, the same for the frontiers after square ``i`` (the
+        backward pass of the program); frontiers with none are left out."""
+        out: dict[int, int] = {}
+        last: cython.bint = i == self.total - 1
+        key: object
+        total: object
+        found: object
+        high: object
+        ways: cython.int
+        c: cython.int
+        r: cython.int
+        for key in keys:
+            total = 0
+            ways = self._load(i, key & 0xFFFFFFFFFFFFFFFF, key >> 64)
+            for c in range(ways):
+                r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
+                if r == FINISHED:
+                    total = total + 1
+                elif r == NEXT:
+                    high = self.key_hi
+                    found = after.get((high << 64) | self.key_lo)
+                    if found is not None:
+                        total = total + found
+            if total:
+                out[key] = total
+        return out
+
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.inline

@@ -471,6 +471,77 @@ def count_closed(
     return Solutions(Search(problem)).count(workers=workers, executor=executor)
 
 
+# -- uniformly random tours -----------------------------------------------------------------
+
+
+def sample(
+    rows: int,
+    cols: int | None = None,
+    *,
+    closed: bool = False,
+    start: Square | None = None,
+    k: int = 1,
+    seed: int | None = None,
+    max_states: int | None = None,
+) -> list[Tour]:
+    """``k`` tours drawn independently and exactly uniformly from all the tours that
+    :func:`count_tours` (open) or :func:`count_closed` (closed) counts.
+
+    Open tours are directed: each start (or ``start``) and direction is as likely as
+    any other.  Closed tours are drawn as cycles, each as likely as any other, and
+    returned from ``start`` (default ``(0, 0)``) in a direction drawn at random.  The
+    same ``seed`` gives the same tours, compiled or as plain Python.
+
+    >>> from lazysearch import knights
+    >>> tours = knights.sample(3, 10, closed=True, k=2, seed=1)
+    >>> [t[0] for t in tours], all(t.closed for t in tours)
+    ([(0, 0), (0, 0)], True)
+
+    A board without such a tour gives an empty list (``no_tour_reason`` may say why).
+
+    Parameters
+    ----------
+    k
+        How many tours (drawn with replacement: a tour may come twice).
+    seed
+        For :class:`random.Random`; ``None``: from the system.
+    max_states
+        Bounds the frontiers kept for all the squares together (see Notes).
+
+    Raises
+    ------
+    KnightsError
+        If a side is < 1, ``start`` is off the board, ``k`` is not a whole number >= 0
+        or ``seed`` not a whole number.
+    TooManyStatesError
+        If the tables would pass ``max_states`` frontiers.
+
+    Notes
+    -----
+    The counting program (:class:`lazysearch.knights.counting.TourSampler`) is run
+    forward and backward once, keeping every square's frontiers (6x6 closed: 0.6 s;
+    6x8 closed: about 20 s and 0.5 GB), then each tour takes ``O(rows * cols)`` steps.
+    """
+    rows, cols = _board(rows, cols)
+    if start is not None:
+        _square(start, rows, cols)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise KnightsError(f"k is how many tours to draw, a whole number >= 0, got {k!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise KnightsError(f"seed must be a whole number or None, got {seed!r}")
+    if k == 0 or no_tour_reason(rows, cols, start=start, closed=closed):
+        return []
+    import random
+
+    from .counting import TourSampler
+
+    sampler = TourSampler(rows, cols, start=start, closed=closed, max_states=max_states)
+    if sampler.count == 0:
+        return []
+    rng = random.Random(seed)
+    return [Tour(sampler.draw(rng), rows, cols) for _ in range(k)]
+
+
 # -- one tour, fast -------------------------------------------------------------------------
 
 
