@@ -89,24 +89,8 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     OSError
         If it cannot be read.
     """
-    import json
-
     path = os.fspath(path)
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CheckpointError(
-            f"{path}:{exc.lineno}:{exc.colno}: not a lazysearch run file ({exc.msg})"
-        ) from None
-    if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
-        raise CheckpointError(f"{path}: not a lazysearch run file")
-    if record.get("version") != RUN_VERSION:
-        raise CheckpointError(
-            f"{path}: run file version {record.get('version')!r} is not {RUN_VERSION}, "
-            "the version this lazysearch reads"
-        )
+    record = read_record(path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file")
     if record.get("command") != command:
         raise CheckpointError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
@@ -119,6 +103,34 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     found = record.get("found")
     if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
+    return record
+
+
+def read_record(path: str, format_name: str, version: int, what: str) -> dict[str, Any]:
+    """The JSON object in file ``path``, checked to carry ``format_name`` and ``version``
+    (``what`` names such a file in the messages).
+
+    Raises :class:`CheckpointError` for a file that is not JSON (naming line and column:
+    a torn file), not such a file, or of another version; ``OSError`` when it cannot be
+    read.
+    """
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(
+            f"{path}:{exc.lineno}:{exc.colno}: not {what} ({exc.msg}): torn or not JSON"
+        ) from None
+    if not isinstance(record, dict) or record.get("format") != format_name:
+        raise CheckpointError(f"{path}: not {what}")
+    if record.get("version") != version:
+        raise CheckpointError(
+            f"{path}: version {record.get('version')!r} is not {version}, "
+            "the version this lazysearch reads"
+        )
     return record
 
 

@@ -306,8 +306,8 @@ def test_resume_refuses_a_torn_altered_or_foreign_file(tmp_path: Path) -> None:
     record = json.loads(text)
     assert record["table"], "a table to alter"
     cases = {
-        text[: len(text) // 2]: "not a whole checkpoint",
-        "": "not a whole checkpoint",
+        text[: len(text) // 2]: "torn or not JSON",
+        "": "torn or not JSON",
         '{"format": "lazysearch-run", "version": 1}': "not a checkpoint of a knight's tour",
         json.dumps({**record, "version": 2}): "version 2 is not 1",
         json.dumps({**record, "square": 13}): "checkpoint is damaged",

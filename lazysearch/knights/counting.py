@@ -271,22 +271,12 @@ def load_checkpoint(
     or start, or when its table does not match its digest; ``OSError`` when it cannot
     be read.
     """
+    from ..longrun import read_record
+
     name = os.fspath(path)
-    with open(name, encoding="utf-8") as handle:
-        text = handle.read()
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CheckpointError(
-            f"{name}:{exc.lineno}:{exc.colno}: not a whole checkpoint ({exc.msg}): torn or not JSON"
-        ) from None
-    if not isinstance(record, dict) or record.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(f"{name}: not a checkpoint of a knight's tour count")
-    if record.get("version") != CHECKPOINT_VERSION:
-        raise CheckpointError(
-            f"{name}: checkpoint version {record.get('version')!r} is not "
-            f"{CHECKPOINT_VERSION}, the version this lazysearch reads"
-        )
+    record = read_record(
+        name, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "a checkpoint of a knight's tour count"
+    )
     theirs = (record.get("rows"), record.get("cols"), record.get("closed"))
     their_start = record.get("start")
     ours_start = None if start is None or closed else list(start)
