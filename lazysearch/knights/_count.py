@@ -69,23 +69,30 @@ STATUS = ("ok", "overflow", "full")
 
 @cython.cclass
 class Table:
-    """A hash table from packed frontiers (64-bit keys) to counts below ``2**64``, open
-    addressing with linear probing, doubled when half full.  Slot ``s`` holds its key
-    at ``2s`` and its count at ``2s + 1`` (one cache line for both).  ``limit`` bounds
-    the number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
+    """A hash table from packed frontiers (64-bit keys) to counts of ``limbs`` 64-bit
+    words (below ``2**(64 * limbs)``), open addressing with linear probing, doubled when
+    half full.  Slot ``s`` takes ``limbs + 1`` words from ``s * (limbs + 1)``: its key,
+    then its count, least significant word first (one cache line for a few).  ``limit``
+    bounds the number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
 
     slots: cython.ulonglong[::1]
+    scratch: cython.ulonglong[::1]
     size = cython.declare(cython.Py_ssize_t, visibility="readonly")
     used = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    limbs = cython.declare(cython.int, visibility="readonly")
     limit: cython.Py_ssize_t
     shift: cython.int
 
-    def __init__(self, limit: int, size: int = 1024) -> None:
+    def __init__(self, limit: int, size: int = 1024, limbs: int = 1) -> None:
         self.limit = limit
+        self.limbs = limbs
+        self.scratch = _buffers.filled64(limbs, 0, COMPILED)  # type: ignore[assignment]
         self._allocate(size)
 
     def _allocate(self, size: int) -> None:
-        self.slots = _buffers.filled64(2 * size, EMPTY, COMPILED)  # type: ignore[assignment]
+        self.slots = _buffers.filled64(  # type: ignore[assignment]
+            (self.limbs + 1) * size, EMPTY, COMPILED
+        )
         self.size = size
         self.used = 0
         self.shift = 64 - (size.bit_length() - 1)
@@ -94,16 +101,19 @@ class Table:
         """Empty the table (its size stays)."""
         slot: cython.Py_ssize_t
         for slot in range(self.size):
-            self.slots[2 * slot] = EMPTY
+            self.slots[(self.limbs + 1) * slot] = EMPTY
         self.used = 0
 
     def load(self, table: dict[int, int]) -> int:
         """Add every entry of ``table`` (keys below ``2**64``); returns ``OK`` or why not."""
         status: cython.int
+        t: cython.int
         for key, count in table.items():
-            if key > MASK64 or count > MASK64:
+            if key > MASK64 or count >> (64 * self.limbs):
                 return OVERFLOW
-            status = self.add(key, count)
+            for t in range(self.limbs):
+                self.scratch[t] = (count >> (64 * t)) & MASK64
+            status = self.add(key, self.scratch, 0)
             if status != OK:
                 return status
         return OK
@@ -111,33 +121,51 @@ class Table:
     def items(self) -> dict[int, int]:
         """The table as a dict."""
         return {
-            int(self.slots[2 * slot]): int(self.slots[2 * slot + 1])
+            int(self.slots[(self.limbs + 1) * slot]): self.count_at((self.limbs + 1) * slot + 1)
             for slot in range(self.size)
-            if self.slots[2 * slot] != EMPTY
+            if self.slots[(self.limbs + 1) * slot] != EMPTY
         }
+
+    def count_at(self, at: int) -> int:
+        """The count whose least significant word is at ``slots[at]``."""
+        return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.limbs))
 
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
-    def add(self, key: cython.ulonglong, count: cython.ulonglong) -> cython.int:
-        """Add ``count`` to ``key``'s entry."""
+    def add(
+        self, key: cython.ulonglong, words: cython.ulonglong[::1], at: cython.Py_ssize_t
+    ) -> cython.int:
+        """Add the count ``words[at : at + limbs]`` to ``key``'s entry."""
         mask: cython.Py_ssize_t = self.size - 1
+        stride: cython.Py_ssize_t = self.limbs + 1
         slot: cython.Py_ssize_t = ((key * GOLDEN) & MASK64) >> self.shift
+        base: cython.Py_ssize_t
+        t: cython.int
+        carry: cython.ulonglong
+        part: cython.ulonglong
         total: cython.ulonglong
-        while self.slots[2 * slot] != EMPTY:
-            if self.slots[2 * slot] == key:
-                total = (self.slots[2 * slot + 1] + count) & MASK64
-                if total < count:
-                    return OVERFLOW
-                self.slots[2 * slot + 1] = total
-                return OK
+        while self.slots[stride * slot] != EMPTY:
+            if self.slots[stride * slot] == key:
+                base = stride * slot + 1
+                carry = 0
+                for t in range(self.limbs):
+                    part = (words[at + t] + carry) & MASK64
+                    carry = 1 if part < carry else 0
+                    total = (self.slots[base + t] + part) & MASK64
+                    if total < part:
+                        carry = 1
+                    self.slots[base + t] = total
+                return OVERFLOW if carry else OK
             slot = (slot + 1) & mask
         if self.used >= self.limit:
             return FULL_UP
-        self.slots[2 * slot] = key
-        self.slots[2 * slot + 1] = count
+        base = stride * slot
+        self.slots[base] = key
+        for t in range(self.limbs):
+            self.slots[base + 1 + t] = words[at + t]
         self.used += 1
         if 2 * self.used > self.size:
             self._grow()
@@ -151,11 +179,12 @@ class Table:
     def _grow(self) -> cython.void:
         old = self.slots
         size: cython.Py_ssize_t = self.size
+        stride: cython.Py_ssize_t = self.limbs + 1
         slot: cython.Py_ssize_t
         self._allocate(2 * size)
         for slot in range(size):
-            if old[2 * slot] != EMPTY:
-                self.add(old[2 * slot], old[2 * slot + 1])
+            if old[stride * slot] != EMPTY:
+                self.add(old[stride * slot], old, stride * slot + 1)
 
 
 @cython.cclass
@@ -334,32 +363,30 @@ class FrontierCounter:
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def step_fast(self, i: cython.int, src: Table, dst: Table) -> cython.int:
-        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15``, counts below
-        ``2**64``): ``dst`` gets the table after square ``i``.  Returns ``Table.OK``, or
-        ``Table.OVERFLOW`` / ``Table.FULL_UP`` when a count or the number of
-        frontiers went past what ``dst`` may hold (then ``dst`` is incomplete)."""
+        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15``, counts of
+        ``src.limbs`` words, as ``dst``'s): ``dst`` gets the table after square ``i``.
+        Returns ``OK``, or ``OVERFLOW`` / ``FULL_UP`` when a count or the number of
+        frontiers went past what ``dst`` may hold (then ``dst`` is incomplete and
+        :attr:`finished` unchanged)."""
         last: cython.bint = i == self.total - 1
         slots = src.slots
+        stride: cython.Py_ssize_t = src.limbs + 1
         slot: cython.Py_ssize_t
         ways: cython.int
         c: cython.int
         r: cython.int
         status: cython.int
-        count: cython.ulonglong
-        done: cython.ulonglong = 0
+        done: object = 0
         for slot in range(src.size):
-            if slots[2 * slot] == EMPTY:
+            if slots[stride * slot] == EMPTY:
                 continue
-            count = slots[2 * slot + 1]
-            ways = self._load(i, slots[2 * slot], 0)
+            ways = self._load(i, slots[stride * slot], 0)
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
-                if r == FINISHED:
-                    if (done + count) & MASK64 < done:
-                        return OVERFLOW
-                    done = (done + count) & MASK64
+                if r == FINISHED:  # only with the last square: no hurry
+                    done = done + src.count_at(stride * slot + 1)
                 elif r == NEXT:
-                    status = dst.add(self.key_lo, count)
+                    status = dst.add(self.key_lo, slots, stride * slot + 1)
                     if status != OK:
                         return status
         self.finished = self.finished + done

@@ -143,29 +143,35 @@ def frontier_count(
             save_checkpoint(checkpoint, saved)
         last_saved = time.monotonic()
 
+    limbs = 1  # 64-bit words per count in the compiled tables: doubled as counts grow
     for i in range(first, total):
-        if fast and src is None:
-            src, dst = module.Table(limit), module.Table(limit)
-            status = src.load(table)
-            if module.STATUS[status] == "full":
-                raise _too_many(limit, rows, cols, i, total)
-            if module.STATUS[status] == "overflow":  # a resumed table past 2**64
-                fast = False
-                src = dst = None
         if fast:
-            status = counter.step_fast(i, src, dst)
-            if module.STATUS[status] == "overflow":  # counts past 2**64: go on in Python
-                fast = False
+            while True:
+                if src is None:  # (re)made from ``table``, the table before square i
+                    src = module.Table(limit, limbs=limbs)
+                    dst = module.Table(limit, limbs=limbs)
+                    status = module.STATUS[src.load(table)]
+                    if status == "overflow":  # a count of ``table`` is wider still
+                        limbs *= 2
+                        src = dst = None
+                        continue
+                    if status == "full":
+                        raise _too_many(limit, rows, cols, i, total)
+                status = module.STATUS[counter.step_fast(i, src, dst)]
+                if status == "full":
+                    raise _too_many(limit, rows, cols, i, total)
+                if status == "ok":
+                    break
+                # A count past 2**(64 * limbs): the same square again, counts twice as
+                # wide (step_fast only writes dst, so src is the table before square i).
                 table = src.items()
+                limbs *= 2
                 src = dst = None
-            elif module.STATUS[status] == "full":
-                raise _too_many(limit, rows, cols, i, total)
-            else:
-                peak = max(peak, 16 * (src.size + dst.size))
-                src, dst = dst, src
-                dst.clear()
-                result.states.append(src.used)
-        if not fast:
+            peak = max(peak, 8 * (limbs + 1) * (src.size + dst.size))
+            src, dst = dst, src
+            dst.clear()
+            result.states.append(src.used)
+        else:
             table = counter.step(i, table)
             if len(table) > limit:
                 raise _too_many(limit, rows, cols, i, total)
