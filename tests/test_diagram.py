@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -20,6 +21,7 @@ from lazysearch import (
     queens,
     sudoku,
 )
+from lazysearch.cli import main
 from lazysearch.errors import MemoLimitError, ParseError
 from lazysearch.exactcover.diagram import Diagram
 from lazysearch.knights import tours
@@ -275,10 +277,100 @@ def test_streams_without_an_exact_cover_or_with_steps_are_refused() -> None:
         queens(6).filter(lambda q: q[0] == 1).diagram()
     with pytest.raises(LazysearchError, match="no filter/map/slice steps"):
         queens(6).map(str).sample()
-    with pytest.raises(LazysearchError, match="knight"):
+    with pytest.raises(LazysearchError, match="this knights-tour search exposes none"):
         tours(5, 5, start=(0, 0)).diagram()
-    with pytest.raises(LazysearchError, match="none behind it"):
+    with pytest.raises(LazysearchError, match="this exact-cover search exposes none"):
         queens(32).diagram()
     s = queens(6)
     with pytest.raises(LazysearchError, match="subtree"):
         s.subtree(s.subtrees(1)[0]).diagram()
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_cli_sample_prints_the_drawn_solutions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["queens", "8", "--sample", "5", "--seed", "3", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["solution"] for line in lines] == [1, 2, 3, 4, 5]
+    drawn = [tuple(line["columns"]) for line in lines]
+    assert drawn == queens(8).sample(5, seed=3)
+    for placement in drawn:
+        verify_queens(8, placement)
+    assert err.startswith("5 drawn of 92 solutions, diagram of ")
+    assert main(["queens", "8", "--sample", "5", "--seed", "3", "--format", "json", "-q"]) == 0
+    assert capsys.readouterr() == (out, "")
+
+
+def test_cli_sample_on_every_exact_cover_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    puzzles = tmp_path / "s.txt"
+    puzzles.write_text(f"{'.' * 16}\n1...............\n")
+    assert main(["sudoku", str(puzzles), "--sample", "3", "--seed", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("puzzle 1, solution") == 3 == out.count("puzzle 2, solution")
+    assert main(["sudoku", str(puzzles), "--sample", "2", "--format", "json", "-q"]) == 0
+    for line in capsys.readouterr().out.splitlines():
+        found = json.loads(line)
+        given = "." * 16 if found["puzzle"] == 1 else "1" + "." * 15
+        sudoku.verify(given, tuple(map(tuple, found["grid"])))
+    problem = tmp_path / "p.dlx"
+    problem.write_text("| three items, two covers\na b c\na b\nc\na\nb\n")
+    assert main(["dlx", str(problem), "--sample", "4", "--seed", "2", "-q"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.count(":\n") == 4 and " c\n" in shown
+    assert main(["langford", "7", "--sample", "2", "--seed", "5", "-q"]) == 0
+    sequences = capsys.readouterr().out.splitlines()
+    assert sequences == [" ".join(map(str, s)) for s in langford(7).sample(2, seed=5)]
+    assert main(["pentomino", "3x20", "--sample", "1", "--seed", "4", "--format", "svg"]) == 0
+    out, err = capsys.readouterr()
+    assert out == tile(rectangle(3, 20), PENTOMINOES).sample(1, seed=4)[0].svg()
+    assert "1 drawn of 8 solutions" in err
+
+
+def test_cli_sample_with_no_solution_exits_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["queens", "3", "--sample", "2"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "there is no solution to draw" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["queens", "8", "--sample", "2", flag, *value], "--sample K draws K solutions")
+        for flag, *value in [
+            ("--count",),
+            ("--limit", "2"),
+            ("--nth", "2"),
+            ("--every", "2"),
+            ("--estimate",),
+            ("--workers", "2"),
+            ("--progress",),
+            ("--checkpoint", "r.json"),
+            ("--resume", "r.json"),
+            ("--scheduler", "tcp://x:1"),
+        ]
+    ]
+    + [
+        (["pentomino", "3x20", "--sample", "2", "--format", "svg"], "use --sample 1"),
+        (["queens", "8", "--sample", "2", "--samples", "9"], "--samples and --seed are for"),
+        (["queens", "8", "--sample", "0"], "expected a number >= 1, got 0"),
+        (["queens", "40", "--sample", "1"], "exposes none"),
+        (["queens", "8", "--sample", "x"], "expected a whole number, got 'x'"),
+    ],
+    ids=lambda v: " ".join(v[1:]) if isinstance(v, list) else None,
+)
+def test_cli_sample_refusals(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [str(tmp_path / a) if a == "r.json" else a for a in argv]
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own refusals
+        status = int(exc.code or 0)
+    assert status == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1, err
+    assert not (tmp_path / "r.json").exists()

@@ -181,8 +181,8 @@ def diagram(
     cover = cover_of(search.problem)
     if cover is None:
         raise LazysearchError(
-            f"diagram() is built on an exact cover; a {search.problem.kind} search has none "
-            "behind it"
+            "diagram() is built by the memo walk of the exact cover behind a search, and "
+            f"this {search.problem.kind} search exposes none"
         )
     if search.prefix != ():
         raise LazysearchError(
