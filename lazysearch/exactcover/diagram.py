@@ -178,9 +178,6 @@ class Diagram(Generic[T]):
     def __iter__(self) -> Iterator[T]:
         return self.solutions()
 
-    def __len__(self) -> int:
-        return self.count()
-
     def nth(self, i: int, *, raw: bool = False) -> T:
         """The solution ``i`` (from 0; negative counts from the end) of the diagram's
         order, found by one descent, without the ones before it.
