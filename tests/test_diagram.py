@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections import Counter
 from pathlib import Path
@@ -374,3 +375,18 @@ def test_cli_sample_refusals(
     out, err = capsys.readouterr()
     assert out == "" and words in err and err.count("\n") == 1, err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_nth_and_samples_past_a_machine_word() -> None:
+    board = rectangle(12, 16)
+    d = tile(board, [piece("D", "DD")], copies={"D": None}).diagram()
+    n = d.count()
+    assert n == 35457442115448212075033 > 2**64
+    picked = [d.nth(0), d.nth(n // 3), d.nth(-1), *d.sample(3, seed=12)]
+    assert picked[2] == d.nth(n - 1) != picked[0]
+    for tiling in picked:
+        cells = sorted(c for _, placed in tiling.pieces for c in placed)
+        assert cells == sorted(board.cells)
+    assert next(iter(d)) == picked[0]
+    # No __len__: len() of 3.5e22 would raise OverflowError from any length hint.
+    assert operator.length_hint(d) == 0
