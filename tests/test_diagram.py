@@ -222,6 +222,7 @@ def test_exported_items_are_the_problem_items() -> None:
         ("", "expected a header"),
         ("lazysearch-diagram 2 nodes=2 edges=0 root=1 count=1\n", "version '2'"),
         ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n", "needs 1 node lines"),
+        ("lazysearch-diagram 1 nodes=1 edges=0 root=0 count=0\n", "at least its two terminals"),
         ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n2 1 0:2\n", "child 1..1"),
         ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=5\n2 1 0:1\n", "count=5"),
         ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n3 1 0:1\n", "expected '2"),

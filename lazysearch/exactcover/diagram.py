@@ -313,10 +313,10 @@ class Diagram(Generic[T]):
                 raise fail(1, f"expected {name}=<number>, got {word!r}")
             fields[name] = int(value)
         size = fields["nodes"]
-        if size < 2 or len(lines) - 1 != size - 2:
-            raise fail(
-                1, f"nodes={size} needs {max(size - 2, 0)} node lines, found {len(lines) - 1}"
-            )
+        if size < 2:
+            raise fail(1, f"nodes={size}, but a diagram has at least its two terminals")
+        if len(lines) - 1 != size - 2:
+            raise fail(1, f"nodes={size} needs {size - 2} node lines, found {len(lines) - 1}")
         item = array("q", [0, 0])
         first = array("q", [0, 0])
         count = [0, 1]
