@@ -168,7 +168,7 @@ def _add_run_options(
         "--seed",
         type=int,
         metavar="S",
-        help="random seed for --estimate" + (" and --sample" if sample else ""),
+        help="random seed for --estimate (and for --sample, where the command has it)",
     )
     long.add_argument(
         "--checkpoint",
@@ -203,11 +203,22 @@ def _add_count_method(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_sample(p: argparse.ArgumentParser) -> None:
+    """``--sample`` for the exact-cover commands (they draw from the memo's diagram)."""
+    p.add_argument(
+        "--sample",
+        type=_positive,
+        metavar="K",
+        help="print K solutions drawn uniformly at random (with replacement) from all of "
+        "them, without listing the rest; --seed S repeats a draw",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lazysearch",
         description="Combinatorial search with lazy streams of solutions.",
-        epilog="Exit status: 0 done, 1 no such solution (--nth, --format svg), "
+        epilog="Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
         "2 bad input or arguments, 130 interrupted.",
     )
     parser.add_argument(
@@ -227,12 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
     dlx.add_argument("file", help="the problem file, or - for standard input")
     _add_run_options(dlx)
     _add_count_method(dlx)
+    _add_sample(dlx)
     dlx.set_defaults(handler=_cmd_dlx)
 
     queens = sub.add_parser("queens", help="place N non-attacking queens")
     queens.add_argument("n", type=_positive, metavar="N", help="the board's side and queens")
     _add_run_options(queens)
     _add_count_method(queens)
+    _add_sample(queens)
     queens.set_defaults(handler=_cmd_queens)
 
     sudoku = sub.add_parser(
@@ -243,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
     _add_run_options(sudoku, formats=("text", "json", "svg"))
     _add_count_method(sudoku)
+    _add_sample(sudoku)
     sudoku.set_defaults(handler=_cmd_sudoku)
 
     langford = sub.add_parser(
@@ -251,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     langford.add_argument("n", type=_positive, metavar="N", help="the order: pairs 1..N")
     _add_run_options(langford)
     _add_count_method(langford)
+    _add_sample(langford)
     langford.set_defaults(handler=_cmd_langford)
 
     pentomino = sub.add_parser(
@@ -272,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(pentomino, formats=("text", "json", "svg"))
     _add_count_method(pentomino)
+    _add_sample(pentomino)
     pentomino.set_defaults(handler=_cmd_pentomino)
 
     knights = sub.add_parser(
@@ -427,6 +443,26 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     ),
     (
         lambda a: (
+            a.command != "knights"
+            and _given(a, "sample")
+            and any(
+                _given(a, f)
+                for f in (
+                    *("count", "limit", "nth", "every", "estimate", "method", "workers"),
+                    *("scheduler", "checkpoint", "resume", "progress"),
+                )
+            )
+        ),
+        "--sample K draws K solutions from the whole problem at once: leave out --count, "
+        "--limit, --nth, --every, --estimate, --method, --workers, --scheduler, "
+        "--checkpoint, --resume and --progress",
+    ),
+    (
+        lambda a: _given(a, "sample") and a.format == "svg" and a.sample > 1,
+        "--format svg draws one solution: use --sample 1",
+    ),
+    (
+        lambda a: (
             _given(a, "estimate")
             and any(
                 _given(a, f)
@@ -446,7 +482,8 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     ),
     (
         lambda a: (
-            _given(a, "sample")
+            a.command == "knights"
+            and _given(a, "sample")
             and any(
                 _given(a, f)
                 for f in (
@@ -471,15 +508,11 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--resume and --progress",
     ),
     (
-        lambda a: _given(a, "sample") and a.format == "svg" and a.sample > 1,
-        "--format svg draws one solution: use --sample 1",
-    ),
-    (
         lambda a: (
-            (_given(a, "samples") or (_given(a, "seed") and not _given(a, "sample")))
-            and not _given(a, "estimate")
+            (_given(a, "samples") and not _given(a, "estimate"))
+            or (_given(a, "seed") and not (_given(a, "estimate") or _given(a, "sample")))
         ),
-        "--samples and --seed are for --estimate (and --seed for knights --sample)",
+        "--samples and --seed are for --estimate (and --seed for --sample)",
     ),
     (
         lambda a: _given(a, "count") and (_given(a, "nth") or _given(a, "every")),
@@ -755,6 +788,8 @@ def _run(
 
     if started is None:
         started = time.perf_counter()
+    if getattr(args, "sample", None):
+        return _run_sample(args, stream, show, out, started, tag)
     if args.estimate:
         est = stream.estimate(samples=args.samples or 1000, seed=args.seed)
         if args.format == "json":
@@ -866,6 +901,36 @@ def _run(
             f"lazysearch {args.command}: {tag.text}there is no solution {nth}, only {runner.found}",
             file=sys.stderr,
         )
+        return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _run_sample(
+    args: argparse.Namespace,
+    stream: Any,
+    show: Callable[[int, Any], str],
+    out: TextIO,
+    started: float,
+    tag: Tag,
+) -> int:
+    """``--sample K``: K solutions drawn uniformly from the stream's diagram (see
+    ``Solutions.diagram``), numbered 1..K in the order drawn; exit status 1 when there
+    is no solution to draw."""
+    diagram = stream.diagram()
+    drawn = diagram.sample(args.sample, args.seed)
+    for n, solution in enumerate(drawn, start=1):
+        out.write(show(n, solution))
+    out.flush()
+    total = diagram.count()
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{tag.text}{len(drawn)} drawn of {total} solution{'' if total == 1 else 's'}, "
+            f"diagram of {diagram.size} nodes, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
+    if total == 0:
+        print(f"lazysearch {args.command}: {tag.text}there is no solution to draw", file=sys.stderr)
         return EXIT_NO_SOLUTION
     return EXIT_OK
 

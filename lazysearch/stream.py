@@ -23,6 +23,8 @@ from .search import CHUNK, Estimate, Search, Stats
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
+    from .exactcover.diagram import Diagram
+
 T = TypeVar("T")
 U = TypeVar("U")
 D = TypeVar("D")
@@ -367,6 +369,67 @@ class Solutions(Generic[T]):
             return self._take_pending() + self._search.count()
         n: int = _more_itertools().ilen(self)
         return n
+
+    def diagram(self, max_nodes: int | None = None) -> Diagram[T]:
+        """The solutions of the exact cover behind this stream as a diagram of its
+        subproblems (a ZDD), with their exact count, the ``i``-th without the ones
+        before, and exactly uniform samples.
+
+        >>> from lazysearch import sudoku
+        >>> d = sudoku.solve(".... .... .... ....").diagram()
+        >>> d.count(), d.size > 2
+        (288, True)
+        >>> d.nth(287)
+        ((4, 3, 2, 1), (2, 1, 3, 4), (1, 2, 4, 3), (3, 4, 1, 2))
+
+        It is built by the memo walk of ``count(method="memo")``, keeping each
+        subproblem's edges besides its count; see
+        :class:`lazysearch.exactcover.diagram.Diagram` and docs/exact-cover.md.  It
+        describes the whole problem and does not read from (or consume) the stream.
+        Its solutions are decoded as the stream's are, in the diagram's own order.
+
+        Parameters
+        ----------
+        max_nodes:
+            The most subproblems the table may hold (default
+            :data:`lazysearch.exactcover.memo.MAX_NODES`).
+
+        Raises
+        ------
+        LazysearchError
+            For a stream with filter/map/slice steps, a subtree's stream, a search with
+            no exact cover behind it (kakuro, knight's tours, queens from 32 on), or a
+            bad ``max_nodes``.
+        MemoLimitError
+            When the table would hold more than ``max_nodes`` subproblems.
+        """
+        from .exactcover import memo
+
+        if self._steps:
+            raise LazysearchError(
+                "diagram() describes the exact cover itself, so it takes a stream with no "
+                "filter/map/slice steps; build it on the stream before them"
+            )
+        found: Diagram[T] = memo.diagram(self._search, self._decode, max_nodes)
+        return found
+
+    def sample(
+        self, k: int = 1, seed: int | None = None, *, max_nodes: int | None = None
+    ) -> list[T]:
+        """``k`` solutions drawn exactly uniformly and independently (with replacement)
+        from the whole problem; the same seed gives the same ones.
+
+        >>> from lazysearch import queens
+        >>> queens(8).sample(2, seed=5) == queens(8).sample(2, seed=5)
+        True
+
+        ``diagram(max_nodes).sample(k, seed)``: see :meth:`diagram`.  It does not
+        consume the stream.
+        """
+        from .exactcover.diagram import check_sample
+
+        check_sample(k, seed)
+        return self.diagram(max_nodes).sample(k, seed)
 
     def _take_pending(self) -> int:
         """Drop the solutions read ahead (a stream without steps has only its own) and

@@ -32,6 +32,16 @@ the subproblem and ``acc[l]`` the count of the options tried so far.  A child wh
 is in the table is added without being entered.  The counts are Python ints (no
 overflow), the table a dict.  Plain Python when no compiler is present, like the other
 engines.
+
+With ``record`` the walk also keeps the diagram (DXZ's ZDD): the table then maps a key
+to a node id, and each node finished keeps its branching item, its count and its edges
+``(option, child)`` in flat lists, the edges of a node contiguous and in the order of
+its item's options.  Ids are given as nodes finish, so a child's id is below its
+parent's.  Id ``0`` is every subproblem with no solution (no edge leads to it) and id
+``1`` the one with nothing left to cover.  A node's edges are found while its children
+are walked, and those find their own meanwhile, so they wait on a stack, ``pstart[l]``
+marking where level ``l``'s begin, and move to the node's lists when it is finished.
+The count walk pays one test of the flag per step for this.
 """
 
 from __future__ import annotations
@@ -74,6 +84,15 @@ class MemoEngine:
     keys: list
     acc: list
     table: dict
+    record: cython.bint
+    node_item: list
+    node_first: list
+    node_count: list
+    edge_option: list
+    edge_child: list
+    pend_option: list
+    pend_child: list
+    pstart: list
 
     n_items: cython.int
     rule: cython.int
@@ -84,6 +103,7 @@ class MemoEngine:
     hits = cython.declare(cython.longlong, visibility="public")
     done = cython.declare(cython.bint, visibility="public")
     total: object
+    root: object
 
     def __init__(
         self,
@@ -93,6 +113,7 @@ class MemoEngine:
         option_colors: Sequence[Sequence[int]],
         rule: int = MRV,
         max_entries: int = 0,
+        record: bool = False,
     ) -> None:
         n: cython.int = primary + secondary
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
@@ -120,6 +141,17 @@ class MemoEngine:
         self.hits = 0
         self.done = False
         self.total = 0
+        self.root = 0
+        self.record = record
+        # The two terminals: 0 (no solution) and 1 (nothing left to cover).
+        self.node_item = [0, 0]
+        self.node_first = [0, 0]
+        self.node_count = [0, 1]
+        self.edge_option = []
+        self.edge_child = []
+        self.pend_option = []
+        self.pend_child = []
+        self.pstart = [0] * (primary + 2)
 
     def _build(
         self,
@@ -331,6 +363,15 @@ class MemoEngine:
         keys: list = self.keys
         acc: list = self.acc
         table: dict = self.table
+        record: cython.bint = self.record
+        node_item: list = self.node_item
+        node_first: list = self.node_first
+        node_count: list = self.node_count
+        edge_option: list = self.edge_option
+        edge_child: list = self.edge_child
+        pend_option: list = self.pend_option
+        pend_child: list = self.pend_child
+        pstart: list = self.pstart
         rule: cython.int = self.rule
         max_entries: cython.longlong = self.max_entries
         level: cython.int = self.level
@@ -345,6 +386,8 @@ class MemoEngine:
         ck: object = None
         value: object = None
         found: object
+        nid: cython.longlong = 0
+        s: cython.Py_ssize_t
 
         if self.done:
             return True
@@ -360,6 +403,7 @@ class MemoEngine:
                 value = None
                 if rlink[0] == 0:
                     value = 1
+                    nid = 1
                 else:
                     # C3: choose the item i to branch on, by the rule.
                     i = rlink[0]
@@ -375,11 +419,14 @@ class MemoEngine:
                             p = rlink[p]
                     if length[i] == 0:
                         value = 0
+                        nid = 0
                     else:
                         # C4: cover i and go to its first option.
                         self._cover(i)
                         items[level] = i
                         acc[level] = 0
+                        if record:
+                            pstart[level] = len(pend_option)
                         x = dlink[i]
                         phase = 1
             if phase == 1:
@@ -389,6 +436,12 @@ class MemoEngine:
                     found = table.get(ck)
                     if found is None:
                         break
+                    if record:
+                        # An edge to every child with solutions, in the options' order.
+                        if found != 0:
+                            pend_option.append(option_of[x])
+                            pend_child.append(found)
+                        found = node_count[found]
                     acc[level] += found
                     hits += 1
                     x = dlink[x]
@@ -409,6 +462,19 @@ class MemoEngine:
                 # C7: every option of i is counted; uncover i.
                 self._uncover(i)
                 value = acc[level]
+                if record:
+                    nid = 0
+                    if value != 0:
+                        # A new node: its item, count and the edges waiting above pstart.
+                        nid = len(node_item)
+                        s = pstart[level]
+                        node_item.append(i)
+                        node_first.append(len(edge_option))
+                        node_count.append(value)
+                        edge_option.extend(pend_option[s:])
+                        edge_child.extend(pend_child[s:])
+                        del pend_option[s:]
+                        del pend_child[s:]
                 phase = 0
             # C8: the count of the node at ``level`` is ``value``: remember it, go up.
             if max_entries > 0 and len(table) >= max_entries:
@@ -416,15 +482,23 @@ class MemoEngine:
                 self.nodes = nodes
                 self.hits = hits
                 raise TableFull(len(table))
-            table[keys[level]] = value
+            if record:
+                table[keys[level]] = nid
+            else:
+                table[keys[level]] = value
             if level == 0:
                 self.total = value
+                if record:
+                    self.root = nid
                 self.done = True
                 break
             level -= 1
             acc[level] += value
             i = items[level]
             x = xs[level]
+            if record and nid != 0:
+                pend_option.append(option_of[x])
+                pend_child.append(nid)
             # C6: uncommit the other items of x, right to left, and go to the next.
             p = x - 1
             while p != x:
@@ -450,6 +524,19 @@ class MemoEngine:
     def entries(self) -> int:
         """How many subproblems the table holds."""
         return len(self.table)
+
+    def diagram(self) -> tuple[object, list, list, list, list, list]:
+        """With ``record``, once :meth:`run` returned True: the root's id, and per node
+        its item, the index of its first edge and its count, and per edge its option
+        and child (see the module's docstring)."""
+        return (
+            self.root,
+            self.node_item,
+            self.node_first,
+            self.node_count,
+            self.edge_option,
+            self.edge_child,
+        )
 
 
 def _keys(

@@ -10,6 +10,8 @@ that Ctrl-C is heard.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _native
@@ -18,6 +20,7 @@ from ..search import CHUNK
 
 if TYPE_CHECKING:
     from ..search import Search
+    from .diagram import Diagram
     from .problem import DLXProblem
 
 #: The counting methods ``Solutions.count`` knows.
@@ -78,8 +81,9 @@ def check_method(method: object, max_nodes: object) -> None:
             )
 
 
-def engine(cover: MemoCover, max_nodes: int) -> Any:
-    """A memo engine for ``cover``, its primary items renumbered in the branching order."""
+def engine(cover: MemoCover, max_nodes: int, record: bool = False) -> Any:
+    """A memo engine for ``cover``, its primary items renumbered in the branching order
+    (with ``record``, one that keeps the diagram)."""
     module = _native.load("lazysearch.exactcover._memo")
     p = cover.problem
     items = p.option_items
@@ -90,20 +94,23 @@ def engine(cover: MemoCover, max_nodes: int) -> Any:
         for k, i in enumerate(cover.order):
             number[i] = k + 1
         items = tuple(tuple(number[i] if i <= p.primary else i for i in option) for option in items)
-    return module.MemoEngine(p.primary, p.secondary, items, p.option_colors, rule, max_nodes)
+    return module.MemoEngine(
+        p.primary, p.secondary, items, p.option_colors, rule, max_nodes, record
+    )
 
 
-def walk(memo: Any, max_nodes: int) -> int:
-    """Run ``memo`` to its count, in chunks (so Ctrl-C is heard between them)."""
+def walk(memo: Any, max_nodes: int, what: str = "count(method='memo')") -> int:
+    """Run ``memo`` to its count, in chunks (so Ctrl-C is heard between them); ``what``
+    names the call in the error when the table outgrows ``max_nodes``."""
     module = _native.load("lazysearch.exactcover._memo")
     try:
         while not memo.run(CHUNK):
             pass
     except module.TableFull:
+        instead = ", or count by method='enumerate'" if what.startswith("count") else ""
         raise MemoLimitError(
-            f"count(method='memo') needs more than max_nodes={max_nodes:,} subproblems "
-            f"in its table ({memo.nodes:,} nodes entered); raise max_nodes, or count by "
-            "method='enumerate'"
+            f"{what} needs more than max_nodes={max_nodes:,} subproblems "
+            f"in its table ({memo.nodes:,} nodes entered); raise max_nodes{instead}"
         ) from None
     total: int = memo.count()
     return total
@@ -149,3 +156,52 @@ def count(search: Search, method: str, max_nodes: int | None) -> int | None:
     total = walk(memo, bound)
     search._finish(min(total, (1 << 63) - 1), int(memo.nodes))
     return total
+
+
+def diagram(
+    search: Search, decode: Callable[[tuple[int, ...]], Any] | None, max_nodes: int | None
+) -> Diagram[Any]:
+    """The diagram of the exact cover behind ``search`` (the whole problem, wherever the
+    search is), its solutions decoded by ``decode``.
+
+    Raises
+    ------
+    LazysearchError
+        When ``max_nodes`` is not an int >= 1, the search has no exact cover behind it,
+        or it is a subtree's (the diagram would hold solutions outside it).
+    MemoLimitError
+        When the table would outgrow ``max_nodes``.
+    """
+    from .diagram import Diagram
+
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
+    ):
+        raise LazysearchError(f"diagram() max_nodes must be an int >= 1, got {max_nodes!r}")
+    cover = cover_of(search.problem)
+    if cover is None:
+        raise LazysearchError(
+            "diagram() is built by the memo walk of the exact cover behind a search, and "
+            f"this {search.problem.kind} search exposes none"
+        )
+    if search.prefix != ():
+        raise LazysearchError(
+            "diagram() describes a whole problem, and this stream is a subtree's "
+            f"(below {search.prefix})"
+        )
+    bound = MAX_NODES if max_nodes is None else max_nodes
+    memo = engine(cover, bound, record=True)
+    walk(memo, bound, "diagram()")
+    root, items, first, counts, options, children = memo.diagram()
+    if cover.order is not None:  # back to the problem's own item numbers
+        order = (0, *cover.order)
+        items = [order[i] for i in items]
+    return Diagram(
+        int(root),
+        array("q", items),
+        array("q", [*first, len(options)]),
+        counts,
+        array("q", options),
+        array("q", children),
+        decode,
+    )
