@@ -93,13 +93,20 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
 
     path = os.fspath(path)
     with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+        text = handle.read(MAX_RUN_FILE + 1)
+    if len(text) > MAX_RUN_FILE:
+        raise CheckpointError(
+            f"{path}: not a lazysearch run file (longer than {MAX_RUN_FILE:,} characters)"
+        )
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CheckpointError(
             f"{path}:{exc.lineno}:{exc.colno}: not a lazysearch run file ({exc.msg})"
         ) from None
+    except (RecursionError, ValueError) as exc:  # nested too deeply; a 5,000-digit number
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise CheckpointError(f"{path}: not a lazysearch run file ({reason})") from None
     if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
         raise CheckpointError(f"{path}: not a lazysearch run file")
     if record.get("version") != RUN_VERSION:
@@ -119,7 +126,42 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     found = record.get("found")
     if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
+    _check_ranges(path, record)
     return record
+
+
+#: Characters a run file may have: its position is one number a level, so even a search
+#: a million levels deep writes a few MB.
+MAX_RUN_FILE = 64 * 2**20
+#: Counters (solutions, nodes) a run file may hold: the engines count in signed 64 bits,
+#: and a resumed run must still have room to count (2**62 nodes is 1,400 years at 10**8
+#: a second).
+MAX_COUNTER = 2**62
+#: A choice index or prefix entry: the engines keep them in 32 bits.
+MAX_INDEX = 2**31 - 1
+
+
+def _check_ranges(path: str, record: dict[str, Any]) -> None:
+    """Refuse a run file whose numbers the engines cannot hold (:class:`CheckpointError`
+    naming the field and the value), before any of them reaches an engine."""
+    search = record["search"]
+    counters = [("found", record["found"])]
+    counters += [(f"search.{key}", search.get(key)) for key in ("nodes", "solutions")]
+    for field, value in counters:
+        if type(value) is int and not 0 <= value <= MAX_COUNTER:
+            raise CheckpointError(
+                f"{path}: run file field {field} = {value} is out of range (0 to 2**62)"
+            )
+    for key in ("prefix", "position"):
+        entries = search.get(key)
+        if not isinstance(entries, list):
+            continue
+        for i, value in enumerate(entries):
+            if type(value) is int and not 0 <= value <= MAX_INDEX:
+                raise CheckpointError(
+                    f"{path}: run file field search.{key}[{i}] = {value} is out of range "
+                    "(0 to 2**31-1)"
+                )
 
 
 def _doing(mode: object) -> str:
@@ -128,10 +170,16 @@ def _doing(mode: object) -> str:
 
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a lazysearch run file (a typo in a path
-    must not destroy the user's data)."""
+    must not destroy the user's data), and a path in a folder that does not exist or
+    cannot be written (before the search starts, not at its first checkpoint)."""
     import json
 
     path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CheckpointError(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CheckpointError(f"cannot write {path}: folder {folder} is not writable")
     if not os.path.exists(path):
         return
     try:
