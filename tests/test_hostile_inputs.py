@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -453,3 +453,76 @@ def test_fuzzed_readers_answer_a_result_or_a_placed_error(reader: str, data: st.
         assert "\n" not in str(exc) and len(str(exc)) < 400
     except LazysearchError as exc:  # a well-formed text of a bad puzzle: no place in it
         assert "\n" not in str(exc) and len(str(exc)) < 400
+
+
+# -- threads: one stream read from several threads ---------------------------------------
+
+
+@pytest.fixture(autouse=False)
+def switch_often() -> Iterator[None]:
+    """Threads switched every microsecond (not 5 ms), so that readers interleave inside
+    a search of a few milliseconds: without the lock, these tests then fail nearly
+    every time, compiled (solutions lost, repeated or ``()``) and plain (IndexError)."""
+    import sys
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def _read_together(readers: list[Callable[[], list[Any]]]) -> list[list[Any]]:
+    """Run each reader in its own thread, all released at once by a barrier; their
+    results (a reader's exception is raised here)."""
+    barrier = threading.Barrier(len(readers))
+    results: list[list[Any]] = [[] for _ in readers]
+    failures: list[BaseException] = []
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = readers[i]()
+        except BaseException as exc:  # handed back to the test
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(readers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return results
+
+
+@pytest.mark.usefixtures("switch_often")
+@pytest.mark.parametrize("threads", [2, 4])
+def test_one_stream_read_from_several_threads_gives_each_solution_once(threads: int) -> None:
+    from lazysearch import queens
+
+    expected = queens(10).take(1000)  # 724 solutions
+    stream = queens(10)
+    parts = _read_together([lambda: list(stream)] * threads)
+    got = [s for part in parts for s in part]
+    assert len(got) == len(expected) == 724
+    assert sorted(got) == sorted(expected)
+    for part in parts:  # each reader saw its solutions in the search's order
+        assert part == sorted(part, key=expected.index)
+
+
+@pytest.mark.usefixtures("switch_often")
+def test_streams_derived_from_one_search_share_its_solutions_across_threads() -> None:
+    from lazysearch import queens
+
+    expected = queens(8).take(100)
+    stream = queens(8)
+    evens = stream.filter(lambda s: s[0] % 2 == 0)
+    parts = _read_together([lambda: list(stream), lambda: list(evens), lambda: stream.take(5)])
+    got = [s for part in parts for s in part]
+    assert len(got) == len(set(got))  # none twice
+    assert set(got) <= set(expected)
+    assert all(s[0] % 2 == 0 for s in parts[1])
+    # what the plain readers skipped is exactly what the filter dropped
+    assert set(expected) - set(got) <= {s for s in expected if s[0] % 2}
