@@ -1051,6 +1051,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Every failure is one line on standard error, with its own status (:data:`EXIT_STATUSES`).
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # A second Ctrl-C while the first was being reported or cleaned up after (or
+        # one while the arguments were read): still one line, not a traceback.
+        with contextlib.suppress(OSError, ValueError):
+            print("lazysearch: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = _parse(parser, argv)
     status = EXIT_BAD_INPUT

@@ -526,3 +526,39 @@ def test_streams_derived_from_one_search_share_its_solutions_across_threads() ->
     assert all(s[0] % 2 == 0 for s in parts[1])
     # what the plain readers skipped is exactly what the filter dropped
     assert set(expected) - set(got) <= {s for s in expected if s[0] % 2}
+
+
+class _SecondCtrlC:
+    """A standard error whose first write is interrupted by a second Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.interrupted = False
+
+    def write(self, text: str) -> int:
+        if not self.interrupted:
+            self.interrupted = True
+            raise KeyboardInterrupt
+        self.lines.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_second_ctrl_c_while_the_first_is_reported_is_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def first_ctrl_c(*args: Any) -> int:
+        raise KeyboardInterrupt
+
+    stderr = _SecondCtrlC()
+    monkeypatch.setattr(cli, "_cmd_queens", first_ctrl_c)
+    monkeypatch.setattr("sys.stderr", stderr)
+    try:
+        status = main(["queens", "4"])
+    except KeyboardInterrupt:  # as a script, a traceback
+        pytest.fail("the second Ctrl-C escaped main()")
+    assert status == cli.EXIT_INTERRUPTED
+    assert stderr.interrupted
+    assert "".join(stderr.lines) == "lazysearch: interrupted\n"
