@@ -1113,10 +1113,11 @@ def _fail(args: argparse.Namespace, message: str, status: int) -> int:
 
 
 #: Bytes of memory a search takes, measured (peak RSS, CPython 3.11, compiled engines):
-#: per square of an N-queens board (N = 2000: 1.0 GB), per byte of a puzzle file read
-#: by ``kakuro`` (a 236 KB grid: 74 MB) or ``dlx`` (1.4 MB: 74 MB), rounded up.
+#: per square of an N-queens board (N = 2000: 1.0 GB), per character of a puzzle file
+#: read by ``kakuro`` (a 236 KB grid: 74 MB), ``dlx`` (1.4 MB: 74 MB) or ``sudoku``
+#: (9.8 MB of 9x9 lines: 3.2 a character, solved one at a time), rounded up.
 _BYTES_PER_SQUARE = 300
-_BYTES_PER_TEXT_BYTE = {"kakuro": 400, "dlx": 100, "sudoku": 100}
+_BYTES_PER_TEXT_BYTE = {"kakuro": 400, "dlx": 100, "sudoku": 10}
 #: The engines number a board's squares, and positions, in signed 32-bit integers.
 _MAX_SQUARES = 2**31 - 1
 

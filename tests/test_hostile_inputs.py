@@ -77,7 +77,7 @@ def test_an_input_larger_than_memory_is_refused_before_it_is_read_whole(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(cli, "available_memory", lambda: 100_000)  # <= 1,000 characters
+    monkeypatch.setattr(cli, "available_memory", lambda: 10_000)  # <= 1,000 characters
     path = tmp_path / "big.txt"
     path.write_text("a " * 600)
     got, out, err = run_cli([command, str(path)], capsys)
