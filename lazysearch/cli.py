@@ -1117,6 +1117,8 @@ def _fail(args: argparse.Namespace, message: str, status: int) -> int:
 #: read by ``kakuro`` (a 236 KB grid: 74 MB), ``dlx`` (1.4 MB: 74 MB) or ``sudoku``
 #: (9.8 MB of 9x9 lines: 3.2 a character, solved one at a time), rounded up.
 _BYTES_PER_SQUARE = 300
+#: Per n**2 for Langford pairs of order n (n = 2000: 4.5 GB; about 2n**2 options).
+_BYTES_PER_LANGFORD = 1200
 _BYTES_PER_TEXT_BYTE = {"kakuro": 400, "dlx": 100, "sudoku": 10}
 #: The engines number a board's squares, and positions, in signed 32-bit integers.
 _MAX_SQUARES = 2**31 - 1
@@ -1145,6 +1147,24 @@ def _check_sizes(args: argparse.Namespace) -> None:
     """Refuse, before any work, a board the engines cannot number or this machine
     cannot hold (:class:`TooLargeError`, naming the size)."""
     command = args.command
+    for flag in ("limit", "nth", "every", "samples"):
+        value = getattr(args, flag, None)
+        if value is not None and value > sys.maxsize:
+            raise CliError(f"--{flag} {value} is beyond {sys.maxsize:,}, the most Python counts")
+    workers = getattr(args, "workers", None)
+    cores = os.cpu_count() or 1
+    if workers is not None and not getattr(args, "scheduler", None) and workers > 8 * cores:
+        raise CliError(
+            f"--workers {workers} would start {workers:,} processes on this machine's "
+            f"{cores} cores: at most {8 * cores}"
+        )
+    if command == "langford":
+        if 2 * args.n * args.n > _MAX_SQUARES:
+            raise TooLargeError(
+                f"Langford pairs of order {args.n} have about {2 * args.n * args.n:,} "
+                f"options; the engine numbers them in 32 bits (at most {_MAX_SQUARES:,})"
+            )
+        _check_memory(args.n * args.n * _BYTES_PER_LANGFORD, f"Langford pairs of order {args.n}")
     if command == "queens":
         squares = args.n * args.n
         if squares > _MAX_SQUARES:
@@ -1169,6 +1189,6 @@ def _check_memory(needed: int, what: str) -> None:
     available = available_memory()
     if available is not None and needed > available:
         raise TooLargeError(
-            f"{what} needs about {_gb(needed)} of memory, and this machine has "
+            f"{what} would take about {_gb(needed)} of memory, and this machine has "
             f"{_gb(available)} available"
         )

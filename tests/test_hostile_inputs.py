@@ -50,6 +50,10 @@ def one_line(err: str) -> str:
         (["queens", "46341", "--count"], 3, "a 46341x46341 board has 2,147,488,281 squares"),
         (["knights", "46341", "--one"], 3, "a 46341x46341 board has 2,147,488,281 squares"),
         (["knights", "3x1000000000", "--one"], 3, "the engine numbers them in 32 bits"),
+        (["langford", "99999999999", "--count"], 3, "the engine numbers them in 32 bits"),
+        (["queens", "8", "--limit", "9" * 20], 2, "--limit 99999999999999999999 is beyond"),
+        (["queens", "8", "--nth", "9" * 20], 2, "--nth 99999999999999999999 is beyond"),
+        (["queens", "8", "--count", "--workers", "9" * 17], 2, "would start 99,999,999,"),
     ],
 )
 def test_sizes_beyond_the_engines_are_refused_up_front(
@@ -66,8 +70,11 @@ def test_a_board_larger_than_memory_is_refused_with_its_size(
     monkeypatch.setattr(cli, "available_memory", lambda: 10**9)
     got, out, err = run_cli(["queens", "10000", "--count"], capsys)
     assert (got, out) == (cli.EXIT_TOO_LARGE, "")
-    assert "10000-queens needs about 30.0 GB of memory" in one_line(err)
+    assert "10000-queens would take about 30.0 GB of memory" in one_line(err)
     assert "1.0 GB available" in err
+    got, out, err = run_cli(["langford", "2000", "--count"], capsys)
+    assert (got, out) == (cli.EXIT_TOO_LARGE, "")
+    assert "Langford pairs of order 2000 would take about 4.8 GB" in one_line(err)
 
 
 @pytest.mark.parametrize("command", ["dlx", "sudoku", "kakuro"])
