@@ -273,6 +273,7 @@ CORPUS: list[tuple[str, str, int, int, str]] = [
     ("janko-json", "[1, 2, 3]", 1, 1, "no 'data' object of named puzzles"),
     ("janko-json", '{"data": {"a": {"problem": "1 1\\n٣\\n"}}}', 2, 1, "cell token '٣'"),
     ("board-json", '{"board": [[' + "9" * 5000 + "]]}", 1, 1, "board value 9999999999"),
+    ("janko-json", '{"data": {"' + "n" * 5000 + '": {"problem": "1 1\\nx\\n"}}}', 2, 1, "#nnnn"),
     ("sudoku", "٣" + "." * 80, 1, 1, "'٣' is not a value of a 9x9 sudoku"),
     ("sudoku", "٣\n" + "." * 81, 1, 2, "a puzzle line has a square number of cells"),
     ("sudoku", "² 1 2 3\n1 2 3 4\n1 2 3 4\n1 2 3 4\n", 1, 1, "'²' is not a value of a 4x4"),

@@ -801,7 +801,8 @@ def _read_janko_json(text: str, source: str) -> list[Puzzle]:
                 line=1,
                 column=1,
             )
-        puzzles.extend(_read_janko(problem, f"{source}#{name}", name=name))
+        label = name if len(name) <= 40 else f"{name[:37]}..."  # for messages
+        puzzles.extend(_read_janko(problem, f"{source}#{label}", name=name))
     return puzzles
 
 
