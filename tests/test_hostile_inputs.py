@@ -570,3 +570,22 @@ def test_a_second_ctrl_c_while_the_first_is_reported_is_one_line(
     assert status == cli.EXIT_INTERRUPTED
     assert stderr.interrupted
     assert "".join(stderr.lines) == "lazysearch: interrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("position", [2**31], "position must be a list of integers 0 to 2**31-1"),
+        ("prefix", [2**40], "prefix must be a list of integers 0 to 2**31-1"),
+        ("solutions", 2**63 - 1, "solutions must be an integer 0 to 2**62"),
+        ("nodes", 2**64, "nodes must be an integer 0 to 2**62"),
+    ],
+)
+def test_search_resume_range_checks_a_checkpoint(key: str, value: Any, expected: str) -> None:
+    from lazysearch import queens
+
+    stream = queens(6)
+    stream.take(1)
+    checkpoint = {**stream.checkpoint(), key: value}
+    with pytest.raises(CheckpointError, match=expected.replace("*", r"\*")):
+        queens(6).resume(checkpoint)
