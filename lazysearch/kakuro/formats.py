@@ -44,6 +44,7 @@ import bisect
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from json import decoder as json_decoder
 from json import scanner as json_scanner
@@ -139,7 +140,7 @@ def loads(text: str, *, source: str = "<text>", format: str | None = None) -> li
     try:
         return _READERS[fmt](text, source)
     finally:
-        _Lines.cache = None
+        _LINES.cache = None
 
 
 def detect(text: str, *, source: str = "<text>") -> str:
@@ -304,21 +305,24 @@ def _int(text: str, source: str, fmt: str, line: int, column: int) -> int:
     return int(text)
 
 
-class _Lines:
-    """Line starts of a text, to turn offsets into (line, column) in O(log n): counting
-    newlines for each offset made reading a large file quadratic."""
+class _Lines(threading.local):
+    """Line starts of the text being read, to turn offsets into (line, column) in
+    O(log n): counting newlines for each offset made reading a large file quadratic.
+    One per thread, so readers in several threads do not evict each other's."""
 
     cache: tuple[str, list[int]] | None = None
 
-    @classmethod
-    def place(cls, text: str, offset: int) -> tuple[int, int]:
-        cached = cls.cache
+    def place(self, text: str, offset: int) -> tuple[int, int]:
+        cached = self.cache
         if cached is None or cached[0] is not text:
             cached = (text, [0] + [m.end() for m in re.finditer("\n", text)])
-            cls.cache = cached
+            self.cache = cached
         starts = cached[1]
         i = bisect.bisect_right(starts, offset) - 1
         return i + 1, offset - starts[i] + 1
+
+
+_LINES = _Lines()
 
 
 def _split(line: str, sep: str | None) -> Iterator[tuple[int, str]]:
@@ -521,10 +525,10 @@ def _read_dzn(text: str, source: str) -> list[Puzzle]:
     for statement in clean.split(";")[:-1]:
         m = _DZN_ASSIGN.match(statement)
         if m is not None:
-            line, column = _Lines.place(clean, offset + m.start(1))
+            line, column = _LINES.place(clean, offset + m.start(1))
             body = []
             for n in _INT.finditer(statement, m.end()):
-                n_line, n_column = _Lines.place(clean, offset + n.start())
+                n_line, n_column = _LINES.place(clean, offset + n.start())
                 body.append((_int(n.group(), source, fmt, n_line, n_column), n_line, n_column))
             values[m.group(1)] = (body, line, column)
         offset += len(statement) + 1
@@ -657,14 +661,14 @@ def _too_deep(text: str) -> tuple[int, int]:
         elif ch in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                return _Lines.place(text, at)
+                return _LINES.place(text, at)
         else:
             depth -= 1
     return 1, 1
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
-    return _Lines.place(text, offset)
+    return _LINES.place(text, offset)
 
 
 def _field(grid: _Grid, text: str, obj: Any, key: str, kind: type = int) -> Any:
