@@ -14,12 +14,24 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, NoReturn, TextIO
 
-from .errors import LazysearchError
+from .errors import LazysearchError, TooLargeError
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
 EXIT_BAD_INPUT = 2
+#: The problem or file is larger than this machine can hold (refused before the work,
+#: or a MemoryError), nested too deeply, or has numbers beyond the engines' integers.
+EXIT_TOO_LARGE = 3
+#: A failure that is a bug of lazysearch: one line, and LAZYSEARCH_TRACEBACK=1 shows it.
+EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130
+
+EXIT_STATUSES = (
+    "Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
+    "2 bad input or arguments, 3 too large for this machine (memory, nesting, or numbers "
+    "beyond the engines' integers), 4 internal error (a bug: LAZYSEARCH_TRACEBACK=1 "
+    "shows where), 130 interrupted."
+)
 
 
 class CliError(Exception):
@@ -218,8 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="lazysearch",
         description="Combinatorial search with lazy streams of solutions.",
-        epilog="Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
-        "2 bad input or arguments, 130 interrupted.",
+        epilog=EXIT_STATUSES,
     )
     parser.add_argument(
         "--version",
@@ -689,16 +700,36 @@ def _remove(path: str) -> None:
         os.unlink(path)
 
 
-def _read_source(name: str) -> tuple[str, str]:
+def _read_source(name: str, command: str = "") -> tuple[str, str]:
+    """The text of file ``name`` (``-``: standard input), refused with
+    :class:`TooLargeError` when reading it would take more memory than is available."""
+    per_byte = _BYTES_PER_TEXT_BYTE.get(command, 100)
+    available = available_memory()
+    limit = None if available is None else available // per_byte
     if name == "-":
-        return sys.stdin.read(), "<stdin>"
+        return _bounded(sys.stdin, limit, "standard input", per_byte), "<stdin>"
     try:
         with open(name, encoding="utf-8") as f:
-            return f.read(), name
+            return _bounded(f, limit, name, per_byte), name
     except OSError as exc:
         raise CliError(f"cannot read {name}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise CliError(f"cannot read {name}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _bounded(handle: TextIO, limit: int | None, name: str, per_byte: int) -> str:
+    """At most ``limit`` characters of ``handle`` (all when None): more is refused, so an
+    endless input (``/dev/zero``) or a huge one ends in one line, not a MemoryError."""
+    if limit is None:
+        return handle.read()
+    text = handle.read(limit + 1)
+    if len(text) > limit:
+        raise TooLargeError(
+            f"{name} is larger than {limit:,} characters: reading it would take more than "
+            f"the {_gb(limit * per_byte)} of memory available (about {per_byte} bytes "
+            "a character)"
+        )
+    return text
 
 
 @contextlib.contextmanager
@@ -942,7 +973,7 @@ def _json_line(n: int, solution: Any, **extra: Any) -> str:
 def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
     from .exactcover.knuth import format_option, parse
 
-    text, source = _read_source(args.file)
+    text, source = _read_source(args.file, "dlx")
     problem = parse(text, source=source)
     stream = problem.solve()
 
@@ -1203,7 +1234,7 @@ def _several(args: argparse.Namespace, count: int, source: str) -> None:
 def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles import sudoku
 
-    text, source = _read_source(args.file)
+    text, source = _read_source(args.file, "sudoku")
     puzzles = sudoku.numbered_lines(text, source=source)
     _several(args, len(puzzles), source)
     status = EXIT_OK
@@ -1230,7 +1261,7 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:
     from . import kakuro
 
-    text, source = _read_source(args.file)
+    text, source = _read_source(args.file, "kakuro")
     puzzles = kakuro.loads(text, source=source, format=args.input_format)
     if args.convert:
         for puzzle in puzzles:
@@ -1257,19 +1288,35 @@ def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    Every failure is one line on standard error, with its own status (:data:`EXIT_STATUSES`).
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # A second Ctrl-C while the first was being reported or cleaned up after (or
+        # one while the arguments were read): still one line, not a traceback.
+        with contextlib.suppress(OSError, ValueError):
+            print("lazysearch: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = _parse(parser, argv)
     status = EXIT_BAD_INPUT
     output: _Output | None = None
     try:
         _check_flags(args)
+        _check_sizes(args)
         output = _Output(args.output)
         status = args.handler(args, output.handle)
         return int(status)
+    except TooLargeError as exc:
+        return _fail(args, str(exc), EXIT_TOO_LARGE)
     except (LazysearchError, CliError, ValueError) as exc:
-        print(f"lazysearch {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(args, str(exc), EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         status = EXIT_INTERRUPTED
         print(f"lazysearch {args.command}: interrupted", file=sys.stderr)
@@ -1279,8 +1326,110 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except OSError as exc:
-        print(f"lazysearch {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(args, str(exc), EXIT_BAD_INPUT)
+    except MemoryError:
+        return _fail(
+            args, "out of memory: the problem is too large for this machine", EXIT_TOO_LARGE
+        )
+    except RecursionError:
+        return _fail(args, "the input is nested too deeply to read", EXIT_TOO_LARGE)
+    except OverflowError as exc:
+        why = f"a number is too large for the engine ({exc})"
+        return _fail(args, why, EXIT_TOO_LARGE)
+    except Exception as exc:
+        if os.environ.get("LAZYSEARCH_TRACEBACK"):
+            raise
+        why = f"internal error ({type(exc).__name__}: {exc}); please report it"
+        return _fail(args, why, EXIT_INTERNAL)
     finally:
         if output is not None:
             output.finish(keep=status == EXIT_OK)
+
+
+def _fail(args: argparse.Namespace, message: str, status: int) -> int:
+    """Print ``message`` as the one line of a failed run; return ``status``."""
+    line = " ".join(message.split())  # one line, whatever the message held
+    print(f"lazysearch {args.command}: error: {line}", file=sys.stderr)
+    return status
+
+
+#: Bytes of memory a search takes, measured (peak RSS, CPython 3.11, compiled engines):
+#: per square of an N-queens board (N = 2000: 1.0 GB), per character of a puzzle file
+#: read by ``kakuro`` (a 236 KB grid: 74 MB), ``dlx`` (1.4 MB: 74 MB) or ``sudoku``
+#: (9.8 MB of 9x9 lines: 3.2 a character, solved one at a time), rounded up.
+_BYTES_PER_SQUARE = 300
+#: Per n**2 for Langford pairs of order n (n = 2000: 4.5 GB; about 2n**2 options).
+_BYTES_PER_LANGFORD = 1200
+_BYTES_PER_TEXT_BYTE = {"kakuro": 400, "dlx": 100, "sudoku": 10}
+#: The engines number a board's squares, and positions, in signed 32-bit integers.
+_MAX_SQUARES = 2**31 - 1
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this process can still take (Linux: MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _gb(n: float) -> str:
+    return f"{n / 1e9:,.1f} GB"
+
+
+def _check_sizes(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a board the engines cannot number or this machine
+    cannot hold (:class:`TooLargeError`, naming the size)."""
+    command = args.command
+    for flag in ("limit", "nth", "every", "samples"):
+        value = getattr(args, flag, None)
+        if value is not None and value > sys.maxsize:
+            raise CliError(f"--{flag} {value} is beyond {sys.maxsize:,}, the most Python counts")
+    workers = getattr(args, "workers", None)
+    cores = os.cpu_count() or 1
+    if workers is not None and not getattr(args, "scheduler", None) and workers > 8 * cores:
+        raise CliError(
+            f"--workers {workers} would start {workers:,} processes on this machine's "
+            f"{cores} cores: at most {8 * cores}"
+        )
+    if command == "langford":
+        if 2 * args.n * args.n > _MAX_SQUARES:
+            raise TooLargeError(
+                f"Langford pairs of order {args.n} have about {2 * args.n * args.n:,} "
+                f"options; the engine numbers them in 32 bits (at most {_MAX_SQUARES:,})"
+            )
+        _check_memory(args.n * args.n * _BYTES_PER_LANGFORD, f"Langford pairs of order {args.n}")
+    if command == "queens":
+        squares = args.n * args.n
+        if squares > _MAX_SQUARES:
+            raise TooLargeError(
+                f"a {args.n}x{args.n} board has {squares:,} squares; the engine numbers "
+                f"them in 32 bits (at most {_MAX_SQUARES:,})"
+            )
+        _check_memory(squares * _BYTES_PER_SQUARE, f"{args.n}-queens")
+    if command == "knights":
+        if isinstance(args.rows, tuple):
+            rows, cols = args.rows
+        else:
+            rows, cols = args.rows, args.cols or args.rows
+        if rows * cols > _MAX_SQUARES:
+            raise TooLargeError(
+                f"a {rows}x{cols} board has {rows * cols:,} squares; the engine numbers "
+                f"them in 32 bits (at most {_MAX_SQUARES:,})"
+            )
+
+
+def _check_memory(needed: int, what: str) -> None:
+    available = available_memory()
+    if available is not None and needed > available:
+        raise TooLargeError(
+            f"{what} would take about {_gb(needed)} of memory, and this machine has "
+            f"{_gb(available)} available"
+        )

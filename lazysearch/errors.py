@@ -8,6 +8,16 @@ lives here too: :class:`NotCompiledWarning`, for an install that runs plain Pyth
 from __future__ import annotations
 
 
+def brief(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut to about ``limit`` characters with its length.
+
+    >>> brief("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1,002 characters)"
+    """
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 10]}... ({len(text):,} characters)"
+
+
 class LazysearchError(ValueError):
     """Base class: the input (a problem, a file, a checkpoint) cannot be used as given."""
 
@@ -25,6 +35,13 @@ class ParseError(LazysearchError):
         self.line = line
         self.column = column
         super().__init__(f"{source}:{line}:{column}: {message}")
+
+
+class TooLargeError(LazysearchError):
+    """A problem or file larger than this machine can hold, or than the engines count.
+
+    The message names the size and the bound; the command line exits with status 3.
+    """
 
 
 class ExactCoverError(LazysearchError):

@@ -90,7 +90,9 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
         If it cannot be read.
     """
     path = os.fspath(path)
-    record = read_record(path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file")
+    record = read_record(
+        path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file", max_chars=MAX_RUN_FILE
+    )
     if record.get("command") != command:
         raise CheckpointError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
@@ -103,27 +105,36 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     found = record.get("found")
     if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
+    _check_ranges(path, record)
     return record
 
 
-def read_record(path: str, format_name: str, version: int, what: str) -> dict[str, Any]:
+def read_record(
+    path: str, format_name: str, version: int, what: str, *, max_chars: int | None = None
+) -> dict[str, Any]:
     """The JSON object in file ``path``, checked to carry ``format_name`` and ``version``
-    (``what`` names such a file in the messages).
+    (``what`` names such a file in the messages); a file longer than ``max_chars``
+    characters is refused unread.
 
     Raises :class:`CheckpointError` for a file that is not JSON (naming line and column:
-    a torn file), not such a file, or of another version; ``OSError`` when it cannot be
-    read.
+    a torn file), too long, nested too deeply or holding a number too long to read, not
+    such a file, or of another version; ``OSError`` when it cannot be read.
     """
     import json
 
     with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+        text = handle.read() if max_chars is None else handle.read(max_chars + 1)
+    if max_chars is not None and len(text) > max_chars:
+        raise CheckpointError(f"{path}: not {what} (longer than {max_chars:,} characters)")
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CheckpointError(
             f"{path}:{exc.lineno}:{exc.colno}: not {what} ({exc.msg}): torn or not JSON"
         ) from None
+    except (RecursionError, ValueError) as exc:  # nested too deeply; a 5,000-digit number
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise CheckpointError(f"{path}: not {what} ({reason})") from None
     if not isinstance(record, dict) or record.get("format") != format_name:
         raise CheckpointError(f"{path}: not {what}")
     if record.get("version") != version:
@@ -134,16 +145,56 @@ def read_record(path: str, format_name: str, version: int, what: str) -> dict[st
     return record
 
 
+#: Characters a run file may have: its position is one number a level, so even a search
+#: a million levels deep writes a few MB.
+MAX_RUN_FILE = 64 * 2**20
+#: Counters (solutions, nodes) a run file may hold: the engines count in signed 64 bits,
+#: and a resumed run must still have room to count (2**62 nodes is 1,400 years at 10**8
+#: a second).
+MAX_COUNTER = 2**62
+#: A choice index or prefix entry: the engines keep them in 32 bits.
+MAX_INDEX = 2**31 - 1
+
+
+def _check_ranges(path: str, record: dict[str, Any]) -> None:
+    """Refuse a run file whose numbers the engines cannot hold (:class:`CheckpointError`
+    naming the field and the value), before any of them reaches an engine."""
+    search = record["search"]
+    counters = [("found", record["found"])]
+    counters += [(f"search.{key}", search.get(key)) for key in ("nodes", "solutions")]
+    for field, value in counters:
+        if type(value) is int and not 0 <= value <= MAX_COUNTER:
+            raise CheckpointError(
+                f"{path}: run file field {field} = {value} is out of range (0 to 2**62)"
+            )
+    for key in ("prefix", "position"):
+        entries = search.get(key)
+        if not isinstance(entries, list):
+            continue
+        for i, value in enumerate(entries):
+            if type(value) is int and not 0 <= value <= MAX_INDEX:
+                raise CheckpointError(
+                    f"{path}: run file field search.{key}[{i}] = {value} is out of range "
+                    "(0 to 2**31-1)"
+                )
+
+
 def _doing(mode: object) -> str:
     return {"count": "counting", "list": "listing solutions"}.get(str(mode), repr(mode))
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a lazysearch run file (a typo in a path
-    must not destroy the user's data)."""
+    must not destroy the user's data), and a path in a folder that does not exist or
+    cannot be written (before the search starts, not at its first checkpoint)."""
     import json
 
     path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CheckpointError(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CheckpointError(f"cannot write {path}: folder {folder} is not writable")
     if not os.path.exists(path):
         return
     try:

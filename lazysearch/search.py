@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import CheckpointError, LazysearchError
+from .errors import CheckpointError, LazysearchError, brief
 
 CHECKPOINT_FORMAT = "lazysearch-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -405,9 +405,10 @@ def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         )
     for key in ("prefix", "position"):
         value = checkpoint.get(key)
-        if not isinstance(value, list) or not all(type(k) is int and k >= 0 for k in value):
+        if not isinstance(value, list) or not all(type(k) is int and 0 <= k < 2**31 for k in value):
             raise CheckpointError(
-                f"checkpoint {key} must be a list of integers >= 0, got {value!r}"
+                f"checkpoint {key} must be a list of integers 0 to 2**31-1 (the engines' "
+                f"choice indices), got {brief(value)}"
             )
     if checkpoint.get("state") not in _STATE_CODES:
         raise CheckpointError(
@@ -415,6 +416,9 @@ def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         )
     for key in ("nodes", "solutions"):
         value = checkpoint.get(key)
-        if type(value) is not int or value < 0:
-            raise CheckpointError(f"checkpoint {key} must be an integer >= 0, got {value!r}")
+        if type(value) is not int or not 0 <= value <= 2**62:
+            raise CheckpointError(
+                f"checkpoint {key} must be an integer 0 to 2**62 (the engines count in "
+                f"64 bits), got {brief(value)}"
+            )
     return checkpoint

@@ -7,12 +7,22 @@ search: checkpoints, subtrees, progress, estimates and statistics.
 
 Shown at the prompt or in Jupyter, a stream reads a few solutions ahead (within a node
 budget) to show them; it keeps them and yields them first, so nothing is lost.
+
+Threads: reading one stream (or streams derived from it) from several threads is safe.
+The streams of one search share a lock, taken for each solution read, so every
+solution goes to exactly one reader and none is torn or repeated; the readers take
+turns, so this shares out the work of one search, it does not speed it up (for that,
+:meth:`Solutions.parallel` and ``count(workers=)`` run processes).  Other calls
+(``count()``, ``checkpoint()``, ``resume()``) are not synchronised with iteration:
+make them from one thread.
 """
 
 from __future__ import annotations
 
 import builtins
 import itertools
+import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
@@ -30,6 +40,19 @@ U = TypeVar("U")
 D = TypeVar("D")
 
 _MISSING: Any = object()
+
+#: One lock per search, shared by every stream that reads it (see the module notes).
+_LOCKS: weakref.WeakKeyDictionary[Search, threading.RLock] = weakref.WeakKeyDictionary()
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock_of(search: Search) -> threading.RLock:
+    """The lock the streams of ``search`` take to read a solution."""
+    with _LOCKS_LOCK:
+        lock = _LOCKS.get(search)
+        if lock is None:
+            lock = _LOCKS[search] = threading.RLock()
+        return lock
 
 
 def _more_itertools() -> Any:
@@ -127,6 +150,7 @@ class Solutions(Generic[T]):
         heads: tuple[tuple[int, _Pending], ...] = (),
     ) -> None:
         self._search = search
+        self._lock = _lock_of(search)
         self._decode = decode
         self._steps = steps
         self._iterator: Iterator[T] | None = None
@@ -147,12 +171,13 @@ class Solutions(Generic[T]):
         return self
 
     def __next__(self) -> T:
-        if self._peeked:
-            found: T = self._peeked.popleft()[1]
-            return found
-        if self._iterator is None:
-            self._iterator = self._build()
-        return next(self._iterator)
+        with self._lock:  # one reader at a time steps the search (see the module notes)
+            if self._peeked:
+                found: T = self._peeked.popleft()[1]
+                return found
+            if self._iterator is None:
+                self._iterator = self._build()
+            return next(self._iterator)
 
     def _build(self, raw: Iterator[tuple[Any, ...]] | None = None) -> Iterator[T]:
         # The source gates the raw solutions only where a read-ahead may need more of
@@ -197,6 +222,10 @@ class Solutions(Generic[T]):
         A stream with a ``slice`` step is not read ahead (a slice interrupted by the
         budget could not go on).
         """
+        with self._lock:
+            return self._read_ahead_locked(n, nodes)
+
+    def _read_ahead_locked(self, n: int, nodes: int) -> bool:
         if len(self._peeked) >= n:
             return True
         if any(kind == "slice" for kind, _ in self._steps):

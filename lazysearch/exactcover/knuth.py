@@ -29,16 +29,28 @@ import os
 import re
 from collections.abc import Hashable, Iterator
 
-from ..errors import ParseError
+from ..errors import ParseError, brief
 from .problem import Colour, ExactCover
 
 _TOKEN = re.compile(r"[^\s|]+|\|")
 
 
-def _tokens(line: str) -> Iterator[tuple[str, int]]:
-    """Tokens of a line with their 1-based columns; ``|`` is always a token of its own."""
+def _tokens(line: str, source: str, number: int) -> Iterator[tuple[str, int]]:
+    """Tokens of a line with their 1-based columns; ``|`` is always a token of its own.
+    A token with a character that is not printable (a NUL byte, a control character)
+    is a ParseError at that character."""
     for m in _TOKEN.finditer(line):
-        yield m.group(), m.start() + 1
+        token = m.group()
+        if not token.isprintable():
+            at = next(i for i, ch in enumerate(token) if not ch.isprintable())
+            raise ParseError(
+                f"{brief(token)} has a character that is not printable "
+                f"(U+{ord(token[at]):04X}); names are printable characters",
+                source=source,
+                line=number,
+                column=m.start() + at + 1,
+            )
+        yield token, m.start() + 1
 
 
 def parse(text: str, *, source: str = "<text>") -> ExactCover:
@@ -61,7 +73,7 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
         if not have_items:
             have_items = True
             bar_seen = False
-            for token, column in _tokens(line):
+            for token, column in _tokens(line, source, number):
                 if token == "|":
                     if bar_seen:
                         raise ParseError(
@@ -71,31 +83,34 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
                     continue
                 if ":" in token:
                     raise ParseError(
-                        f"item name {token!r} contains ':'",
+                        f"item name {brief(token)} contains ':'",
                         source=source,
                         line=number,
                         column=column,
                     )
                 if token in known:
                     raise ParseError(
-                        f"item {token!r} is named twice", source=source, line=number, column=column
+                        f"item {brief(token)} is named twice",
+                        source=source,
+                        line=number,
+                        column=column,
                     )
                 known[token] = -1 if bar_seen else 1
                 (secondary if bar_seen else primary).append(token)
             continue
         option: list[Hashable] = []
         in_option: set[str] = set()
-        for token, column in _tokens(line):
+        for token, column in _tokens(line, source, number):
             if token == "|":
                 raise ParseError("'|' inside an option", source=source, line=number, column=column)
             name, sep, colour = token.partition(":")
             if name not in known:
                 raise ParseError(
-                    f"unknown item {name!r}", source=source, line=number, column=column
+                    f"unknown item {brief(name)}", source=source, line=number, column=column
                 )
             if name in in_option:
                 raise ParseError(
-                    f"item {name!r} appears twice in this option",
+                    f"item {brief(name)} appears twice in this option",
                     source=source,
                     line=number,
                     column=column,
@@ -103,11 +118,11 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
             if sep:
                 if not colour or ":" in colour:
                     raise ParseError(
-                        f"bad colour in {token!r}", source=source, line=number, column=column
+                        f"bad colour in {brief(token)}", source=source, line=number, column=column
                     )
                 if known[name] > 0:
                     raise ParseError(
-                        f"primary item {name!r} cannot have a colour",
+                        f"primary item {brief(name)} cannot have a colour",
                         source=source,
                         line=number,
                         column=column,

@@ -40,14 +40,17 @@ is named ``file#name``.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from json import decoder as json_decoder
 from json import scanner as json_scanner
 from typing import Any, NamedTuple
 
+from ..errors import brief
 from .puzzle import Cell, KakuroError, KakuroParseError, Location, Puzzle
 
 FORMATS = (
@@ -64,10 +67,16 @@ FORMATS = (
     "board-json",
 )
 
-_CLUE_SLASH = re.compile(r"(\d*)\\(\d*)")
-_CLUE_COMMA = re.compile(r"(\d*),(\d*)")
-_CLUE_PROP = re.compile(r"(?:C(\d+))?(?:F(\d+))?")
-_INT = re.compile(r"-?\d+")
+# re.ASCII throughout: ``\d`` would match an Arabic-Indic digit (and int() read it).
+_CLUE_SLASH = re.compile(r"(\d*)\\(\d*)", re.ASCII)
+_CLUE_COMMA = re.compile(r"(\d*),(\d*)", re.ASCII)
+_CLUE_PROP = re.compile(r"(?:C(\d+))?(?:F(\d+))?", re.ASCII)
+_INT = re.compile(r"-?\d+", re.ASCII)
+#: A number in a puzzle file has at most this many digits (sums are at most 45, and a
+#: grid of 10**9 rows is no puzzle); a longer one is a ParseError, not int()'s limit.
+MAX_DIGITS = 9
+#: JSON nested deeper than this is refused (a puzzle needs 4 levels).
+MAX_DEPTH = 64
 
 
 # -- entry points ------------------------------------------------------------------------
@@ -128,7 +137,10 @@ def loads(text: str, *, source: str = "<text>", format: str | None = None) -> li
     fmt = format or detect(text, source=source)
     if fmt not in _READERS:
         raise KakuroError(f"unknown kakuro format {fmt!r}; known: {', '.join(FORMATS)}")
-    return _READERS[fmt](text, source)
+    try:
+        return _READERS[fmt](text, source)
+    finally:
+        _LINES.cache = None
 
 
 def detect(text: str, *, source: str = "<text>") -> str:
@@ -148,17 +160,17 @@ def detect(text: str, *, source: str = "<text>") -> str:
             if isinstance(data.get("data"), dict):
                 return "janko-json"
         return "json"
-    if re.search(r"\bgrid_data\s*=", text):
+    if re.search(r"\bgrid_data\s*=", text, re.ASCII):
         return "dzn"
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     if not lines:
         raise KakuroParseError("no puzzle in an empty text", source=source, line=1, column=1)
     first = lines[0].strip()
-    if re.fullmatch(r"\d+\s*,\s*\d+\s*,?", first):
+    if re.fullmatch(r"\d+\s*,\s*\d+\s*,?", first, re.ASCII):
         return "prop"
-    if re.fullmatch(r"\d+\s+\d+", first):
+    if re.fullmatch(r"\d+\s+\d+", first, re.ASCII):
         return "janko"
-    if re.fullmatch(r"\d+", first):
+    if re.fullmatch(r"\d+", first, re.ASCII):
         return "algospot"
     if any("|" in line for line in lines):
         return "pipe"
@@ -192,9 +204,17 @@ class _Grid:
 
     def clue(self, cell: Cell, down: str | int | None, across: str | int | None) -> None:
         if down not in (None, "", "0", 0):
-            self.down[cell] = int(down)
+            self.down[cell] = self.number(down, cell)
         if across not in (None, "", "0", 0):
-            self.across[cell] = int(across)
+            self.across[cell] = self.number(across, cell)
+
+    def number(self, text: str | int, cell: Cell) -> int:
+        """``text`` as an int; a ParseError at ``cell``'s place when it is too long."""
+        if isinstance(text, int):
+            return text
+        where = self.locations.get(cell)
+        line, column = (where.line, where.column) if where else (1, 1)
+        return _int(text, self.source, self.fmt, line, column)
 
     def given(self, cell: Cell, digit: int) -> None:
         self.white.append(cell)
@@ -270,6 +290,41 @@ _TOKENS = {
 }
 
 
+def _int(text: str, source: str, fmt: str, line: int, column: int) -> int:
+    """The ASCII number ``text``, or a ParseError at (line, column) when it has more
+    than :data:`MAX_DIGITS` digits."""
+    digits = text.lstrip("-")
+    if len(digits) > MAX_DIGITS:
+        shown = f"{text[:12]}... ({len(digits):,} digits)" if len(digits) > 20 else text
+        raise KakuroParseError(
+            f"number {shown} is too large (at most {MAX_DIGITS} digits; read as {fmt})",
+            source=source,
+            line=line,
+            column=column,
+        )
+    return int(text)
+
+
+class _Lines(threading.local):
+    """Line starts of the text being read, to turn offsets into (line, column) in
+    O(log n): counting newlines for each offset made reading a large file quadratic.
+    One per thread, so readers in several threads do not evict each other's."""
+
+    cache: tuple[str, list[int]] | None = None
+
+    def place(self, text: str, offset: int) -> tuple[int, int]:
+        cached = self.cache
+        if cached is None or cached[0] is not text:
+            cached = (text, [0] + [m.end() for m in re.finditer("\n", text)])
+            self.cache = cached
+        starts = cached[1]
+        i = bisect.bisect_right(starts, offset) - 1
+        return i + 1, offset - starts[i] + 1
+
+
+_LINES = _Lines()
+
+
 def _split(line: str, sep: str | None) -> Iterator[tuple[int, str]]:
     """The fields of ``line`` with their 1-based columns: split on whitespace when
     ``sep`` is None, else on ``sep`` (fields stripped)."""
@@ -314,7 +369,9 @@ def _read_rows(
         for c, (column, token) in enumerate(fields):
             grid.at((r, c), line_no, column)
             if not tokens.read(grid, (r, c), token):
-                raise grid.fail(f"cell token {token!r} is not {tokens.expected}", line_no, column)
+                raise grid.fail(
+                    f"cell token {_shown(token)} is not {tokens.expected}", line_no, column
+                )
     return len(rows), cols or 0
 
 
@@ -351,10 +408,11 @@ def _header(grid: _Grid, rows: list[tuple[int, str]], pattern: str) -> tuple[int
     if not rows:
         raise _no_rows(grid.source, grid.fmt)
     line_no, line = rows[0]
-    m = re.fullmatch(pattern, line.strip())
+    m = re.fullmatch(pattern, line.strip(), re.ASCII)
     if not m:
-        raise grid.fail(f"first line {line.strip()!r} is not the grid's size", line_no, 1)
-    n_rows, n_cols = int(m.group(1)), int(m.group(2))
+        raise grid.fail(f"first line {_shown(line.strip())} is not the grid's size", line_no, 1)
+    n_rows = _int(m.group(1), grid.source, grid.fmt, line_no, 1)
+    n_cols = _int(m.group(2), grid.source, grid.fmt, line_no, 1)
     if len(rows) - 1 != n_rows:
         raise grid.fail(f"the header says {n_rows} rows, the grid has {len(rows) - 1}", line_no, 1)
     return n_rows, n_cols
@@ -379,19 +437,27 @@ def _read_prop(text: str, source: str) -> list[Puzzle]:
 # -- algospot and dzn: white grid plus a list of clues ------------------------------------------
 
 
-def _numbers(text: str) -> list[tuple[int, int, int]]:
-    """Every integer in ``text`` with its line and column."""
+def _numbers(text: str, source: str, fmt: str) -> list[tuple[int, int, int]]:
+    """Every integer in ``text`` with its line and column; anything else between them
+    (but spaces, commas and ``%`` comments) is a ParseError."""
     out = []
     for line_no, line in enumerate(text.splitlines(), 1):
         for m in _INT.finditer(line):
-            out.append((int(m.group()), line_no, m.start() + 1))
+            out.append(
+                (_int(m.group(), source, fmt, line_no, m.start() + 1), line_no, m.start() + 1)
+            )
     return out
 
 
+def _shown(value: object) -> str:
+    """``repr(value)``, cut for a message (a token or a line may be a megabyte)."""
+    return brief(value)
+
+
 def _read_algospot(text: str, source: str) -> list[Puzzle]:
-    numbers = _numbers(text)
-    pos = 0
     fmt = "algospot"
+    numbers = _numbers(text, source, fmt)
+    pos = 0
 
     def take(what: str) -> tuple[int, int, int]:
         nonlocal pos
@@ -452,19 +518,20 @@ def _read_dzn(text: str, source: str) -> list[Puzzle]:
     grid = _Grid(source, fmt)
     values: dict[str, tuple[list[tuple[int, int, int]], int, int]] = {}
     clean = re.sub(r"%[^\n]*", lambda m: " " * len(m.group()), text)
-    for m in re.finditer(r"(\w+)\s*=\s*([^;]*);", clean):
-        start = m.start(2)
-        line = clean.count("\n", 0, m.start()) + 1
-        column = m.start() - clean.rfind("\n", 0, m.start())
-        body = [
-            (
-                int(n.group()),
-                clean.count("\n", 0, start + n.start()) + 1,
-                start + n.start() - clean.rfind("\n", 0, start + n.start()),
-            )
-            for n in _INT.finditer(m.group(2))
-        ]
-        values[m.group(1)] = (body, line, column)
+    # Statement by statement (split on ';', then one anchored match each): a single
+    # pattern over the whole text went back over every letter of a long word with no
+    # ';' after it, quadratic (40,000 letters: 33 s).
+    offset = 0
+    for statement in clean.split(";")[:-1]:
+        m = _DZN_ASSIGN.match(statement)
+        if m is not None:
+            line, column = _LINES.place(clean, offset + m.start(1))
+            body = []
+            for n in _INT.finditer(statement, m.end()):
+                n_line, n_column = _LINES.place(clean, offset + n.start())
+                body.append((_int(n.group(), source, fmt, n_line, n_column), n_line, n_column))
+            values[m.group(1)] = (body, line, column)
+        offset += len(statement) + 1
     for key in ("h", "w", "grid_data", "h_clue", "v_clue"):
         if key not in values:
             raise KakuroParseError(
@@ -518,6 +585,9 @@ def _check_lengths(
             )
 
 
+_DZN_ASSIGN = re.compile(r"\s*+(\w++)\s*+=", re.ASCII)
+
+
 # -- JSON formats ----------------------------------------------------------------------------
 
 
@@ -529,7 +599,7 @@ class _Placed(dict[str, Any]):
 
 def _json(text: str, source: str, fmt: str, placed: bool = False) -> Any:
     """Parse JSON; with ``placed``, objects are :class:`_Placed` (for error positions)."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=_json_int)
     if placed:
 
         def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[_Placed, int]:
@@ -549,10 +619,56 @@ def _json(text: str, source: str, fmt: str, placed: bool = False) -> Any:
             line=exc.lineno,
             column=exc.colno,
         ) from None
+    except RecursionError:
+        line, column = _too_deep(text)
+        raise KakuroParseError(
+            f"JSON nested more than {MAX_DEPTH} deep (read as {fmt})",
+            source=source,
+            line=line,
+            column=column,
+        ) from None
+
+
+class _Huge(str):
+    """A JSON integer with more than :data:`MAX_DIGITS` digits, kept as text: the
+    readers' type checks then refuse it at its object's place."""
+
+    def __repr__(self) -> str:
+        return f"{self[:12]}... ({len(self):,} digits)" if len(self) > 20 else str(self)
+
+
+def _json_int(text: str) -> int | _Huge:
+    return int(text) if len(text.lstrip("-")) <= MAX_DIGITS else _Huge(text)
+
+
+def _too_deep(text: str) -> tuple[int, int]:
+    """The place of the first bracket nested deeper than :data:`MAX_DEPTH` (strings
+    skipped), in one pass over the brackets, quotes and backslashes."""
+    depth = 0
+    in_string = False
+    escaped_at = -1  # the offset a backslash in a string escapes
+    for m in re.finditer(r'[\[\]{}"\\]', text):
+        ch, at = m.group(), m.start()
+        if in_string:
+            if at == escaped_at:
+                continue
+            if ch == "\\":
+                escaped_at = at + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return _LINES.place(text, at)
+        else:
+            depth -= 1
+    return 1, 1
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+    return _LINES.place(text, offset)
 
 
 def _field(grid: _Grid, text: str, obj: Any, key: str, kind: type = int) -> Any:
@@ -561,7 +677,7 @@ def _field(grid: _Grid, text: str, obj: Any, key: str, kind: type = int) -> Any:
         raise grid.fail(f"an object without {key!r}", *where)
     value = obj[key]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise grid.fail(f"{key!r} is {value!r}, not {kind.__name__}", *where)
+        raise grid.fail(f"{key!r} is {_shown(value)}, not {kind.__name__}", *where)
     return value
 
 
@@ -583,7 +699,7 @@ def _read_json(text: str, source: str) -> list[Puzzle]:
                 _field(grid, text, run, "dir", str)
             )
             if direction is None:
-                raise grid.fail(f"run direction {run['dir']!r} is not h or v", line, column)
+                raise grid.fail(f"run direction {_shown(run['dir'])} is not h or v", line, column)
             r, c = _field(grid, text, run, "r"), _field(grid, text, run, "c")
             length, total = _field(grid, text, run, "len"), _field(grid, text, run, "sum")
             if not (0 <= r < rows and 0 <= c < cols):
@@ -602,9 +718,16 @@ def _read_json(text: str, source: str) -> list[Puzzle]:
                 grid.clue((r, c), total, None)
             declared.append((direction, (r, c), length, line, column))
         grid.white.extend(sorted(white - set(grid.givens)))
-        for entry in item.get("givens", []) if isinstance(item, dict) else []:
-            if not (isinstance(entry, list) and len(entry) == 3):
-                raise grid.fail(f"given {entry!r} is not [row, col, digit]", *where)
+        givens = item.get("givens", []) if isinstance(item, dict) else []
+        if not isinstance(givens, list):
+            raise grid.fail(
+                f"'givens' is {_shown(givens)}, not a list of [row, col, digit]", *where
+            )
+        for entry in givens:
+            if not (
+                isinstance(entry, list) and len(entry) == 3 and all(type(v) is int for v in entry)
+            ):
+                raise grid.fail(f"given {_shown(entry)} is not [row, col, digit]", *where)
             r, c, digit = entry
             grid.givens[(r, c)] = digit
         name = item.get("name", "") if isinstance(item, dict) else ""
@@ -650,7 +773,9 @@ def _read_board_json(text: str, source: str) -> list[Puzzle]:
             raise grid.fail(f"board row {r + 1} has {len(row)} cells, not {cols}", 1, 1)
         for c, value in enumerate(row):
             if not isinstance(value, int) or value < -1:
-                raise grid.fail(f"board value {value!r} at ({r}, {c}) is not a cell code", 1, 1)
+                raise grid.fail(
+                    f"board value {_shown(value)} at ({r}, {c}) is not a cell code", 1, 1
+                )
             if value == 0:
                 grid.white.append((r, c))
             elif 1 <= value <= 9:
@@ -662,17 +787,26 @@ def _read_board_json(text: str, source: str) -> list[Puzzle]:
 
 def _read_janko_json(text: str, source: str) -> list[Puzzle]:
     data = _json(text, source, "janko-json")
+    collection = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(collection, dict):
+        raise KakuroParseError(
+            "not a collection: no 'data' object of named puzzles (read as janko-json)",
+            source=source,
+            line=1,
+            column=1,
+        )
     puzzles = []
-    for name, entry in data["data"].items():
+    for name, entry in collection.items():
         problem = entry.get("problem") if isinstance(entry, dict) else None
         if not isinstance(problem, str):
             raise KakuroParseError(
-                f"puzzle {name!r} has no 'problem' text (read as janko-json)",
+                f"puzzle {_shown(name)} has no 'problem' text (read as janko-json)",
                 source=source,
                 line=1,
                 column=1,
             )
-        puzzles.extend(_read_janko(problem, f"{source}#{name}", name=name))
+        label = name if len(name) <= 40 else f"{name[:37]}..."  # for messages
+        puzzles.extend(_read_janko(problem, f"{source}#{label}", name=name))
     return puzzles
 
 

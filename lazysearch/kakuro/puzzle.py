@@ -89,8 +89,8 @@ class Puzzle:
         (:class:`KakuroParseError` when the cell's place in a file is known) for a cell
         off the grid, a clue on a white cell, a clue with no white cell after it, a run
         longer than 9, a sum impossible for its run's length, a white cell in no run, a
-        given that is not a digit 1..9, two equal givens in a run, or a run filled by
-        givens with the wrong sum.
+        given that is not a digit 1..9, two equal givens in a run, a run filled by
+        givens with the wrong sum, or a grid with no white cell (nothing to fill).
 
     Notes
     -----
@@ -130,6 +130,9 @@ class Puzzle:
             if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
                 self._fail(cell, f"given {digit!r} at {cell} is not a digit 1..9")
             self.givens[cell] = digit
+        if not self.white:
+            prefix = f"{self.name}: " if self.name else ""
+            raise KakuroError(f"{prefix}a {rows}x{cols} grid with no white cell: nothing to fill")
         self.runs: tuple[Run, ...] = self._runs()
         self._check_cover()
         self._check_givens()

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
-from ..errors import LazysearchError, ParseError
+from ..errors import LazysearchError, ParseError, brief
 from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
@@ -118,6 +118,8 @@ def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
         return rows
     rows = [[0 if v is None else v for v in row] for row in grid]
     n = len(rows)
+    if n < 1:
+        raise SudokuError("a sudoku grid has at least one row; got none")
     for r, row in enumerate(rows):
         if len(row) != n:
             raise SudokuError(f"row {r + 1} has {len(row)} cells; a {n}x{n} grid needs {n}")
@@ -146,9 +148,8 @@ def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) ->
     grid is so small that it keeps the list order.
     """
     n = len(rows)
-    br, bc = box or box_shape(n)
-    if br * bc != n:
-        raise SudokuError(f"boxes of {br}x{bc} do not tile a {n}x{n} grid")
+    br, bc = _box(box, n)
+    _check_memory(n)
     seen: dict[tuple[str, int, int], tuple[int, int]] = {}
     for r in range(n):
         for c in range(n):
@@ -192,6 +193,52 @@ def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) ->
     return Race(tuple(DLXProblem(4 * nn, 0, items, colours, True, p) for p in (2, 3)))
 
 
+#: Bytes of memory a blank n x n grid takes per option (n**3 of them), measured: a
+#: blank 200x200 grid (8M options) took 4.4 GB.
+_BYTES_PER_OPTION = 600
+
+
+def _check_memory(n: int) -> None:
+    """Refuse a grid whose exact cover cannot fit in the memory available."""
+    from ..errors import TooLargeError
+
+    needed = n**3 * _BYTES_PER_OPTION
+    available = _available_memory()
+    if available is not None and needed > available:
+        raise TooLargeError(
+            f"a {n}x{n} sudoku has up to {n**3:,} options, about {needed / 1e9:,.1f} GB "
+            f"of memory, and this machine has {available / 1e9:,.1f} GB available"
+        )
+
+
+def _available_memory() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _box(box: object, n: int) -> tuple[int, int]:
+    """``box`` checked as (rows, columns) of whole numbers >= 1 that tile an n x n grid
+    (None: :func:`box_shape`)."""
+    if box is None:
+        return box_shape(n)
+    if (
+        not isinstance(box, tuple | list)
+        or len(box) != 2
+        or not all(type(side) is int and side >= 1 for side in box)
+    ):
+        raise SudokuError(f"box must be (rows, columns), two whole numbers >= 1; got {brief(box)}")
+    br, bc = box
+    if br * bc != n:
+        raise SudokuError(f"boxes of {br}x{bc} do not tile a {n}x{n} grid")
+    return br, bc
+
+
 def solve(
     grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
 ) -> Solutions[SolvedGrid]:
@@ -211,7 +258,7 @@ def solve(
     cover = cast(DLXProblem, problem.problems[0] if isinstance(problem, Race) else problem)
     option_items = cover.option_items
     nn = n * n
-    shape = box or box_shape(n)
+    shape = _box(box, n)
     givens = tuple(tuple(row) for row in rows)
 
     def decode(solution: tuple[int, ...]) -> SolvedGrid:
@@ -234,7 +281,7 @@ def verify(
     """Raise :class:`SudokuError` unless ``solution`` fills ``grid`` correctly."""
     given = parse(grid)
     n = len(given)
-    br, bc = box or box_shape(n)
+    br, bc = _box(box, n)
     if len(solution) != n or any(len(row) != n for row in solution):
         raise SudokuError(f"the solution is not a {n}x{n} grid")
     full = set(range(1, n + 1))
@@ -260,7 +307,7 @@ def verify(
 def render(grid: Grid, *, box: tuple[int, int] | None = None) -> str:
     """A grid as text with box lines (blanks, 0, shown as ``.``)."""
     n = len(grid)
-    br, bc = box or box_shape(n)
+    br, bc = _box(box, n)
     width = 1 if n <= len(SYMBOLS) else len(str(n))
     segment = bc * (width + 1) - 1
     rule = "-+-".join("-" * segment for _ in range(n // bc))
@@ -326,10 +373,18 @@ def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]
         if (
             not cells
             or cells.startswith("#")
-            or (number == 1 and cells.isdigit() and len(cells) < 6)
+            or (number == 1 and _is_number(cells) and len(cells) < 6)
         ):
             continue
         size = math.isqrt(len(cells))
+        if len(cells) > len(SYMBOLS) ** 2:
+            raise ParseError(
+                f"a puzzle line of {len(cells):,} cells is larger than the "
+                f"{len(SYMBOLS)}x{len(SYMBOLS)} grid a line can write (values 1..9, A..Z)",
+                source=source,
+                line=number,
+                column=lead + 1,
+            )
         if size * size != len(cells) or size < 4:
             raise ParseError(
                 "a puzzle line has a square number of cells (81 for 9x9); "
@@ -353,7 +408,13 @@ def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]
 
 
 _TOKEN = re.compile(r"[^,;\s]+")
-_NUMBER = re.compile(r"\d[,;\s]+[\d.-]|[.-][,;\s]+[\d.-]")
+# ASCII digits only: ``\d`` and str.isdigit() accept an Arabic-Indic 3 or a ``²``.
+_NUMBER = re.compile(r"\d[,;\s]+[\d.-]|[.-][,;\s]+[\d.-]", re.ASCII)
+
+
+def _is_number(word: str) -> bool:
+    """``word`` is a whole number in ASCII digits, short enough for int() (at most 9)."""
+    return word.isascii() and word.isdigit() and len(word) <= 9
 
 
 def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
@@ -387,13 +448,13 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
             )
         for token in tokens:
             word = token.group()
-            if word in (".", "-") or (word.isdigit() and int(word) == 0):
+            if word in (".", "-") or (_is_number(word) and int(word) == 0):
                 out.append(".")
-            elif word.isdigit() and 1 <= int(word) <= n:
+            elif _is_number(word) and 1 <= int(word) <= n:
                 out.append(SYMBOLS[int(word) - 1])
             else:
                 raise ParseError(
-                    f"{word!r} is not a value of a {n}x{n} sudoku (1..{n}, or 0, . or - "
+                    f"{brief(word)} is not a value of a {n}x{n} sudoku (1..{n}, or 0, . or - "
                     "for a blank)",
                     source=source,
                     line=number,
