@@ -233,7 +233,7 @@ def test_cli_samples(capsys: pytest.CaptureFixture[str]) -> None:
         (["knights", "6", "--sample", "2", "--checkpoint", "x.json"], "--sample K draws"),
         (["knights", "6", "--sample", "2", "--format", "svg"], "use --sample 1"),
         (["knights", "6", "--sample", "0"], "expected a number >= 1"),
-        (["knights", "6", "--seed", "1"], "--seed for knights --sample"),
+        (["knights", "6", "--seed", "1"], "and --seed for --sample"),
         (["queens", "6", "--seed", "1"], "--samples and --seed are for --estimate"),
     ],
 )
