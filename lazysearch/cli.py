@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, NoReturn, TextIO
 
+from ._machine import available_memory
 from .errors import LazysearchError, TooLargeError
 
 EXIT_OK = 0
@@ -1363,21 +1364,6 @@ _BYTES_PER_LANGFORD = 1200
 _BYTES_PER_TEXT_BYTE = {"kakuro": 400, "dlx": 100, "sudoku": 10}
 #: The engines number a board's squares, and positions, in signed 32-bit integers.
 _MAX_SQUARES = 2**31 - 1
-
-
-def available_memory() -> int | None:
-    """Bytes of memory this process can still take (Linux: MemAvailable), or None."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def _gb(n: float) -> str:

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import cast
 
+from .._machine import available_memory as _available_memory
 from ..errors import LazysearchError, ParseError, brief
 from ..exactcover.problem import DLXProblem
 from ..race import Race
@@ -209,17 +210,6 @@ def _check_memory(n: int) -> None:
             f"a {n}x{n} sudoku has up to {n**3:,} options, about {needed / 1e9:,.1f} GB "
             f"of memory, and this machine has {available / 1e9:,.1f} GB available"
         )
-
-
-def _available_memory() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def _box(box: object, n: int) -> tuple[int, int]:
