@@ -4,6 +4,7 @@ statistics of parallel runs, files of several puzzles, Ctrl-C, suggestions, --ve
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -376,23 +378,30 @@ def _default_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _lazysearch(*argv: str, **kwargs: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+@contextlib.contextmanager
+def _lazysearch(*argv: str) -> Iterator[subprocess.Popen[str]]:
+    """A ``lazysearch`` process, killed on the way out if a failed check left it running."""
+    run = subprocess.Popen(
         [sys.executable, "-m", "lazysearch", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=_default_ctrl_c,
-        **kwargs,
     )
+    try:
+        yield run
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
 
 
 def test_ctrl_c_says_what_was_found_and_that_checkpoints_exist() -> None:
-    run = _lazysearch("queens", "20")  # 39 million solutions: far from done at once
-    assert run.stdout is not None
-    assert run.stdout.readline() == "1:\n"  # the first solution is out
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=120)
+    with _lazysearch("queens", "20") as run:  # 39 million solutions: far from done at once
+        assert run.stdout is not None
+        assert run.stdout.readline() == "1:\n"  # the first solution is out
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=120)
     assert run.returncode == 130
     assert "Traceback" not in err and err.count("\n") == 1, err
     found = re.fullmatch(
@@ -405,13 +414,13 @@ def test_ctrl_c_says_what_was_found_and_that_checkpoints_exist() -> None:
 
 def test_ctrl_c_leaves_no_output_file(tmp_path: Path) -> None:
     target = tmp_path / "tours.txt"
-    run = _lazysearch("queens", "20", "-o", str(target))
-    deadline = time.monotonic() + 120
-    while not any(p.stat().st_size for p in tmp_path.glob(".tours.txt.*.part")):
-        assert run.poll() is None and time.monotonic() < deadline
-        time.sleep(0.01)  # wait for the first solution to reach the temporary file
-    run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=120)
+    with _lazysearch("queens", "20", "-o", str(target)) as run:
+        deadline = time.monotonic() + 120
+        while not any(p.stat().st_size for p in tmp_path.glob(".tours.txt.*.part")):
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)  # wait for the first solution to reach the temporary file
+        run.send_signal(signal.SIGINT)
+        _, err = run.communicate(timeout=120)
     assert run.returncode == 130 and "Traceback" not in err
     assert "interrupted after" in err and f"({target} not written)" in err
     assert os.listdir(tmp_path) == []
