@@ -51,6 +51,77 @@ SOLUTION = 1
 CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def build_links(
+    top: cython.int[::1],
+    ulink: cython.int[::1],
+    dlink: cython.int[::1],
+    color: cython.int[::1],
+    option_of: cython.int[::1],
+    length: cython.int[::1],
+    llink: cython.int[::1],
+    rlink: cython.int[::1],
+    n: cython.int,
+    primary: cython.int,
+    option_items: Sequence[Sequence[int]],
+    option_colors: Sequence[Sequence[int]],
+) -> None:
+    """Knuth's links for ``n`` items (the first ``primary`` of them primary) and the
+    options, in buffers the caller allocated: headers, the two circular item lists
+    (primary headed by 0, secondary by ``n + 1``), and each option's nodes followed by
+    a spacer (``top <= 0``).  Shared by the engines on dancing links (typed loops: fast
+    when compiled)."""
+    i: cython.int
+    j: cython.int
+    t: cython.int
+    p: cython.int
+    q: cython.int
+    first: cython.int
+    spacer: cython.int
+    prev: cython.int
+    # Headers: a header's ``top`` is unused (kept positive); empty vertical lists.
+    for i in range(n + 1):
+        top[i] = i
+        ulink[i] = i
+        dlink[i] = i
+    # The two circular item lists, primary headed by 0, secondary by n+1.
+    for i in range(primary + 1):
+        llink[i] = i - 1 if i > 0 else primary
+        rlink[i] = i + 1 if i < primary else 0
+    prev = n + 1
+    for i in range(primary + 1, n + 1):
+        llink[i] = prev
+        rlink[prev] = i
+        prev = i
+    llink[n + 1] = prev
+    rlink[prev] = n + 1
+    # The first spacer, then each option followed by a spacer.
+    spacer = n + 1
+    p = n + 2
+    for j in range(len(option_items)):
+        items = option_items[j]
+        colors = option_colors[j]
+        first = p
+        for t in range(len(items)):
+            i = items[t]
+            q = ulink[i]
+            top[p] = i
+            ulink[p] = q
+            dlink[p] = i
+            dlink[q] = p
+            ulink[i] = p
+            color[p] = colors[t]
+            option_of[p] = j
+            length[i] += 1
+            p += 1
+        dlink[spacer] = p - 1
+        spacer = p
+        top[p] = -(j + 1)
+        ulink[p] = first
+        p += 1
+
+
 @cython.cclass
 class DLXEngine:
     """The dancing-links machine for one exact-cover problem (items and options as ints).
@@ -149,64 +220,21 @@ class DLXEngine:
         option_items: Sequence[Sequence[int]],
         option_colors: Sequence[Sequence[int]],
     ) -> None:
-        """X1: fill the preallocated buffers (typed loops: fast when compiled)."""
-        top: cython.int[::1] = self.top
-        ulink: cython.int[::1] = self.ulink
-        dlink: cython.int[::1] = self.dlink
-        color: cython.int[::1] = self.color
-        option_of: cython.int[::1] = self.option_of
-        length: cython.int[::1] = self.length
-        llink: cython.int[::1] = self.llink
-        rlink: cython.int[::1] = self.rlink
-        n: cython.int = self.n_items
-        i: cython.int
-        j: cython.int
-        t: cython.int
-        p: cython.int
-        q: cython.int
-        first: cython.int
-        spacer: cython.int
-        prev: cython.int
-        # Headers: a header's ``top`` is unused (kept positive); empty vertical lists.
-        for i in range(n + 1):
-            top[i] = i
-            ulink[i] = i
-            dlink[i] = i
-        # The two circular item lists, primary headed by 0, secondary by n+1.
-        for i in range(primary + 1):
-            llink[i] = i - 1 if i > 0 else primary
-            rlink[i] = i + 1 if i < primary else 0
-        prev = n + 1
-        for i in range(primary + 1, n + 1):
-            llink[i] = prev
-            rlink[prev] = i
-            prev = i
-        llink[n + 1] = prev
-        rlink[prev] = n + 1
-        # The first spacer, then each option followed by a spacer.
-        spacer = n + 1
-        p = n + 2
-        for j in range(len(option_items)):
-            items = option_items[j]
-            colors = option_colors[j]
-            first = p
-            for t in range(len(items)):
-                i = items[t]
-                q = ulink[i]
-                top[p] = i
-                ulink[p] = q
-                dlink[p] = i
-                dlink[q] = p
-                ulink[i] = p
-                color[p] = colors[t]
-                option_of[p] = j
-                length[i] += 1
-                p += 1
-            dlink[spacer] = p - 1
-            spacer = p
-            top[p] = -(j + 1)
-            ulink[p] = first
-            p += 1
+        """X1: fill the preallocated buffers (see :func:`build_links`)."""
+        build_links(
+            self.top,
+            self.ulink,
+            self.dlink,
+            self.color,
+            self.option_of,
+            self.length,
+            self.llink,
+            self.rlink,
+            self.n_items,
+            primary,
+            option_items,
+            option_colors,
+        )
 
     def restart(self) -> None:
         """Go back to the root with the links as they were built."""

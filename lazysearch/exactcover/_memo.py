@@ -52,8 +52,9 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
 from collections.abc import Sequence
+from typing import Any
 
-from lazysearch import _buffers
+from lazysearch import _buffers, _native
 
 COMPILED: bool = cython.compiled
 
@@ -63,6 +64,22 @@ FIRST = 1
 
 class TableFull(Exception):
     """The table reached its bound; the walk stops (the caller names the bound)."""
+
+
+_build_links: object = None
+
+
+def _links() -> Any:
+    """The dancing-links engine's ``build_links``, in the same build as this module: its
+    source when this module runs uncompiled beside a compiled one (its buffers are then
+    lists, which compiled code cannot take)."""
+    global _build_links
+    if _build_links is None:
+        dlx = _native.load("lazysearch.exactcover._dlx")
+        if dlx.COMPILED and not COMPILED:
+            dlx = _native.load_source("lazysearch.exactcover._dlx")
+        _build_links = dlx.build_links
+    return _build_links
 
 
 @cython.cclass
@@ -159,62 +176,21 @@ class MemoEngine:
         option_items: Sequence[Sequence[int]],
         option_colors: Sequence[Sequence[int]],
     ) -> None:
-        """C1: headers, the two item lists (primary headed by 0, secondary by n+1), and
-        the options, each followed by a spacer (``top <= 0``)."""
-        top: cython.int[::1] = self.top
-        ulink: cython.int[::1] = self.ulink
-        dlink: cython.int[::1] = self.dlink
-        color: cython.int[::1] = self.color
-        option_of: cython.int[::1] = self.option_of
-        length: cython.int[::1] = self.length
-        llink: cython.int[::1] = self.llink
-        rlink: cython.int[::1] = self.rlink
-        n: cython.int = self.n_items
-        i: cython.int
-        j: cython.int
-        t: cython.int
-        p: cython.int
-        q: cython.int
-        first: cython.int
-        spacer: cython.int
-        prev: cython.int
-        for i in range(n + 1):
-            top[i] = i
-            ulink[i] = i
-            dlink[i] = i
-        for i in range(primary + 1):
-            llink[i] = i - 1 if i > 0 else primary
-            rlink[i] = i + 1 if i < primary else 0
-        prev = n + 1
-        for i in range(primary + 1, n + 1):
-            llink[i] = prev
-            rlink[prev] = i
-            prev = i
-        llink[n + 1] = prev
-        rlink[prev] = n + 1
-        spacer = n + 1
-        p = n + 2
-        for j in range(len(option_items)):
-            its = option_items[j]
-            cols = option_colors[j]
-            first = p
-            for t in range(len(its)):
-                i = its[t]
-                q = ulink[i]
-                top[p] = i
-                ulink[p] = q
-                dlink[p] = i
-                dlink[q] = p
-                ulink[i] = p
-                color[p] = cols[t]
-                option_of[p] = j
-                length[i] += 1
-                p += 1
-            dlink[spacer] = p - 1
-            spacer = p
-            top[p] = -(j + 1)
-            ulink[p] = first
-            p += 1
+        """C1: the links, built as the dancing-links engine builds its own."""
+        _links()(
+            self.top,
+            self.ulink,
+            self.dlink,
+            self.color,
+            self.option_of,
+            self.length,
+            self.llink,
+            self.rlink,
+            self.n_items,
+            primary,
+            option_items,
+            option_colors,
+        )
 
     # -- Knuth's operations (TAOCP 7.2.2.1, Algorithm C) ----------------------------------
 
