@@ -14,6 +14,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 CORE = [
+    "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/exactcover/_memo.py",
     "lazysearch/kakuro/_cdcl.py",

@@ -48,6 +48,12 @@ def lazysearch_count(options: Any, primary: Any, secondary: Any) -> int:
     return lazysearch.exact_cover(options, primary=primary, secondary=secondary).count()
 
 
+def lazysearch_cells_count(options: Any, primary: Any, secondary: Any) -> int:
+    """The dancing-cells engine on the same tree (compare its row with ``lazysearch``)."""
+    cover = lazysearch.ExactCover(options, primary=primary, secondary=secondary, engine="cells")
+    return cover.solve().count()
+
+
 _source_engine = _native.load_source("lazysearch.exactcover._dlx")
 
 
@@ -64,6 +70,7 @@ def lazysearch_pure_count(options: Any, primary: Any, secondary: Any) -> int:
 
 SOLVERS: dict[str, tuple[Callable[..., int], str | None]] = {
     "lazysearch": (lazysearch_count, None),
+    "lazysearch-cells": (lazysearch_cells_count, None),
     "lazysearch-pure": (lazysearch_pure_count, None),
     "algorithm-x-sets": (peers.algorithm_x_sets, None),
     "xcover": (peers.xcover_count, "xcover"),

@@ -248,6 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     dlx = sub.add_parser("dlx", help="solve an exact-cover problem in Knuth's text format")
     dlx.add_argument("file", help="the problem file, or - for standard input")
+    dlx.add_argument(
+        "--engine",
+        choices=("auto", "links", "cells"),
+        default="auto",
+        help="the machine that walks the tree: dancing links or dancing cells (the same "
+        "tree and the same answers; auto takes links, measured faster)",
+    )
     _add_run_options(dlx)
     _add_count_method(dlx)
     _add_sample(dlx)
@@ -976,6 +983,7 @@ def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
 
     text, source = _read_source(args.file, "dlx")
     problem = parse(text, source=source)
+    problem.problem.engine_kind = args.engine  # one of ENGINES (argparse checked it)
     stream = problem.solve()
 
     def show(n: int, solution: tuple[int, ...]) -> str:
