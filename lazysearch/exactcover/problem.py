@@ -19,6 +19,7 @@ from ..stream import Solutions
 if TYPE_CHECKING:
     from ..search import Engine
     from .memo import MemoCover
+    from .reduce import Reduction
 
 
 class Colour(NamedTuple):
@@ -213,6 +214,12 @@ class ExactCover:
     engine:
         ``"auto"`` (the default), ``"links"`` or ``"cells"``: the machine that walks
         the search tree (see :class:`DLXProblem`; the same tree, the same stream).
+    reduce:
+        Before searching, remove the options no solution can hold and the items that
+        come along with others (Knuth's DLX-PRE; see :mod:`.reduce`).  The solutions
+        are the same and still name the options by their index here; ``reduction``
+        tells what went.  ``True`` spends at most the default work budget; an int sets
+        the budget.
 
     Raises
     ------
@@ -228,6 +235,7 @@ class ExactCover:
         secondary: Iterable[Hashable] | None = None,
         least_constraining: bool = False,
         engine: str = "auto",
+        reduce: bool | int = False,
     ) -> None:
         rows: list[tuple[Hashable, ...]] = [
             tuple(_split_text_option(o)) if isinstance(o, str) else tuple(o) for o in options
@@ -309,12 +317,24 @@ class ExactCover:
             least_constraining=least_constraining,
             engine=engine,
         )
+        #: What ``reduce`` removed (None without it); see :class:`.reduce.Reduction`.
+        self.reduction: Reduction | None = None
+        if reduce is not False:
+            from .reduce import DEFAULT_BUDGET, reduce_problem
+
+            budget = DEFAULT_BUDGET if reduce is True else reduce
+            self.reduction = reduce_problem(self.problem, budget)
 
     def search(self) -> Search:
+        """The search over this problem as given (``reduce`` applies to :meth:`solve`)."""
         return Search(self.problem)
 
     def solve(self) -> Solutions[tuple[int, ...]]:
         """A lazy stream of solutions, each a tuple of option indices (ascending)."""
+        if self.reduction is not None:
+            from .reduce import Renumber
+
+            return Solutions(Search(self.reduction.problem), Renumber(self.reduction.kept))
         return Solutions(Search(self.problem))
 
     def chosen(self, solution: Sequence[int]) -> list[tuple[Hashable, ...]]:
@@ -350,6 +370,7 @@ def exact_cover(
     secondary: Iterable[Hashable] | None = None,
     least_constraining: bool = False,
     engine: str = "auto",
+    reduce: bool | int = False,
 ) -> Solutions[tuple[int, ...]]:
     """All exact covers of ``options``, as a lazy stream of tuples of option indices.
 
@@ -373,4 +394,5 @@ def exact_cover(
         secondary=secondary,
         least_constraining=least_constraining,
         engine=engine,
+        reduce=reduce,
     ).solve()
