@@ -11,6 +11,7 @@ import pickle
 import sys
 import tracemalloc
 from array import array
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -241,3 +242,14 @@ def test_cli_tours_print_as_before(fmt: str, capsys: pytest.CaptureFixture[str])
         assert out == "".join(line + "\n" for line in lines)
     else:
         assert out == "".join(f"{n}:\n{t}\n" for n, t in enumerate(tours, start=1))
+
+
+def test_the_50x50_tour_ends_down_a_corridor() -> None:
+    """The long straight run at the end of tour(50) (docs/knights.md): a valid closed
+    tour, its last 12 moves from (20, 19) back to (2, 1) all (-1, -2) or (-2, -1), the
+    squares the closed search kept free for the way back to the start."""
+    t = knights.tour(50)
+    knights.verify(t, 50, 50, start=(0, 0), closed=True)
+    tail = t[-13:]
+    assert tail[0] == (20, 19) and tail[-1] == (2, 1)
+    assert all({b[0] - a[0], b[1] - a[1]} == {-1, -2} for a, b in pairwise(tail))
