@@ -6,7 +6,13 @@ Run:  python -m pytest benchmarks/test_knights_bench.py --benchmark-group-by=gro
 
 from __future__ import annotations
 
+import array
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -124,6 +130,72 @@ def test_one_tour_2000x2000(benchmark: Any) -> None:
     benchmark.group = "knights: one tour of 2000x2000"
     tour = benchmark.pedantic(knights.tour, args=(2000,), rounds=1, iterations=1)
     knights.verify(tour, 2000, 2000, start=(0, 0))
+
+
+# One tour of a huge board in a process of its own, for its peak memory (ru_maxrss): the
+# tour is held as 4-byte square indices, the engine about 22 bytes a square (docs/knights.md
+# has the figures).  10000x10000 takes minutes: LAZYSEARCH_HUGE=1 runs it.
+HUGE = [2000, 5000] + ([10_000] if os.environ.get("LAZYSEARCH_HUGE") == "1" else [])
+
+#: Runs in the subprocess: one tour, its time and the process's peak memory; the tour's
+#: square indices go to a file, for a check of the benchmark's own.
+HUGE_RUN = """
+import json, resource, sys, time
+from lazysearch import knights
+
+n, path = int(sys.argv[1]), sys.argv[2]
+started = time.perf_counter()
+tour = knights.tour(n)
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open(path, "wb") as f:
+    tour.indices().tofile(f)
+print(json.dumps({"seconds": seconds, "peak": peak}))
+"""
+
+
+def _fault(codes: array.array[int], n: int) -> int | None:
+    """The first square of a path of indices on an n x n board that is off it, seen
+    before or not a knight's move from the one before; ``len(codes)`` when the path is
+    short; ``None`` for a tour.  Plain Python sharing nothing with the library's verifier."""
+    steps = {(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)}
+    seen = bytearray(n * n)
+    pr, pc = divmod(codes[0], n)
+    for i, code in enumerate(codes):
+        r, c = divmod(code, n)
+        if code >= n * n or seen[code] or (i and (r - pr, c - pc) not in steps):
+            return i
+        seen[code] = 1
+        pr, pc = r, c
+    return None if len(codes) == n * n else len(codes)
+
+
+@pytest.mark.parametrize("n", HUGE)
+def test_one_tour_of_a_huge_board(benchmark: Any, n: int, tmp_path: Path) -> None:
+    """Time and peak memory of ``knights.tour(n)`` in a process of its own (issue 17:
+    10000x10000 under 4 GB); the tour is checked afterwards, untimed."""
+    benchmark.group = "knights: one tour of a huge board (own process, peak memory)"
+    path = tmp_path / "tour.u32"
+
+    def run() -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-c", HUGE_RUN, str(n), str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        result: dict[str, Any] = json.loads(done.stdout)
+        return result
+
+    result = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["tour seconds"] = round(result["seconds"], 2)
+    benchmark.extra_info["peak MB"] = round(result["peak"] / 1e6)
+    benchmark.extra_info["peak bytes a square"] = round(result["peak"] / (n * n), 1)
+    codes = array.array("I")
+    with path.open("rb") as f:
+        codes.fromfile(f, n * n)
+    assert _fault(codes, n) is None
+    assert result["peak"] < 40 * n * n  # 26-27 measured at 5000 and 10000
 
 
 @pytest.mark.parametrize("rows", [5, 6, 7])

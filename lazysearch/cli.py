@@ -1073,18 +1073,38 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     if args.start is not None:  # an off-board start is an error before any work
         kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
 
-    def show(n: int, tour: kt.Tour) -> str:
+    def pieces(n: int, tour: kt.Tour) -> Iterator[str]:
+        """The text of tour ``n`` in pieces, made as they are written: a tour of 10^8
+        squares is about a gigabyte of text, never held whole."""
         if args.format == "svg":
-            return tour.svg()
-        if args.format == "json":
-            squares = [list(square) for square in tour]
-            return _json_line(n, tour, rows=rows, cols=cols, closed=tour.closed, tour=squares)
-        return f"{n}:\n{tour}\n"
+            yield tour.svg()
+        elif args.format == "json":
+            # _json_line's object, its list of squares written a block at a time.
+            yield _json(solution=n, rows=rows, cols=cols, closed=tour.closed)[:-2]
+            yield ',"tour":['
+            # Each block is one %-format of its rows and columns (1.5 times as fast as a
+            # format a square: 1.08 s against 1.60 s for 1000x1000).
+            from itertools import chain
+
+            block = 1 << 12
+            for i in range(0, len(tour), block):
+                squares = tour[i : i + block]
+                pattern = ",".join(["[%d,%d]"] * len(squares))
+                yield ("," if i else "") + pattern % tuple(chain.from_iterable(squares))
+            yield "]}\n"
+        else:
+            yield f"{n}:\n"
+            for line in tour.lines():
+                yield line + "\n"
+
+    def show(n: int, tour: kt.Tour) -> str:
+        return "".join(pieces(n, tour))
 
     started = time.perf_counter()
     if args.one:
         tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
-        out.write(show(1, tour))
+        for piece in pieces(1, tour):
+            out.write(piece)
         if not args.quiet:
             kind = "closed" if tour.closed else "open"
             elapsed = time.perf_counter() - started

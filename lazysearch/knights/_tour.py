@@ -27,6 +27,13 @@ discard a tour prune the node (``F`` is the set of free squares, ``s`` the curre
 A square of ``F`` whose count drops did so because a neighbour was just visited: that
 neighbour is ``s`` when the rules are applied, so looking at the neighbours of ``s`` is
 enough to apply them to the whole board.
+
+Memory, for boards of 10^8 squares: ``free`` and ``deg`` are a byte a square each, the
+distance from the centre is worked out for each candidate from its row and column instead
+of being stored, a level's choices are eight bytes (move numbers), and the buffer for
+replaying a position is made only when one is replayed.  Compiled, the machine takes
+about 22 bytes a square; :meth:`KnightEngine.squares` gives the path as 4-byte square
+indices.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
+import array
 from collections.abc import Sequence
 
 from lazysearch import _buffers
@@ -52,6 +60,12 @@ CUT = 2
 MOVES = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 
 
+def _bytes(size: int, typecode: str) -> object:
+    """``size`` zeros a byte each (``"b"`` signed, ``"B"`` not) when compiled; a list
+    when plain Python (lists index faster there)."""
+    return array.array(typecode, bytes(size)) if COMPILED else [0] * size
+
+
 @cython.cclass
 class KnightEngine:
     """The tour machine for one board; see the module notes for the rules it applies.
@@ -64,14 +78,15 @@ class KnightEngine:
     """
 
     offs: cython.int[::1]
-    free: cython.int[::1]
-    deg: cython.int[::1]
-    dist: cython.longlong[::1]
+    step_r: cython.int[::1]
+    step_c: cython.int[::1]
+    free: cython.uchar[::1]
+    deg: cython.schar[::1]
     keys: cython.longlong[::1]
     path: cython.int[::1]
     k: cython.int[::1]
     d: cython.int[::1]
-    cand: cython.int[::1]
+    cand: cython.uchar[::1]
     starts: cython.int[::1]
     replay_k: cython.int[::1]
 
@@ -114,47 +129,31 @@ class KnightEngine:
         self._starts = tuple(starts)
         self._second = second
         self.offs = _buffers.ints([dr * width + dc for dr, dc in moves], COMPILED)
+        self.step_r = _buffers.ints([dr for dr, _ in moves], COMPILED)
+        self.step_c = _buffers.ints([dc for _, dc in moves], COMPILED)
         size = (rows + 4) * width
-        self.free = _buffers.zeros(size, COMPILED)
-        self.deg = _buffers.zeros(size, COMPILED)
-        self.dist = _buffers.zeros64(size, COMPILED)
+        self.free = _bytes(size, "B")
+        self.deg = _bytes(size, "b")
         self.keys = _buffers.zeros64(8, COMPILED)
         depth = self.n_squares + 1
         self.path = _buffers.zeros(depth, COMPILED)
         self.k = _buffers.zeros(depth, COMPILED)
         self.d = _buffers.zeros(depth, COMPILED)
-        self.cand = _buffers.zeros(8 * depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
+        self.cand = _bytes(8 * depth, "B")
+        self.replay_k = _buffers.zeros(1, COMPILED)  # sized by replay(), when one is asked for
         self.starts = _buffers.ints(
             [(s // cols + 2) * width + s % cols + 2 for s in starts] or [0], COMPILED
         )
         self.second = -1 if second < 0 else (second // cols + 2) * width + second % cols + 2
-        self._fill_distances()
         self.cut_depth = depth + 1
         self.nodes = 0
         self.solutions = 0
         self.restart()
 
-    def _fill_distances(self) -> None:
-        """``dist[sq]``: squared distance from the centre, doubled coordinates (typed loop)."""
-        dist: cython.longlong[::1] = self.dist
-        rows: cython.int = self.rows
-        cols: cython.int = self.cols
-        width: cython.int = self.width
-        r: cython.int
-        c: cython.int
-        dr: cython.longlong
-        dc: cython.longlong
-        for r in range(rows):
-            dr = 2 * r - (rows - 1)
-            for c in range(cols):
-                dc = 2 * c - (cols - 1)
-                dist[(r + 2) * width + c + 2] = dr * dr + dc * dc
-
     def restart(self) -> None:
         """Back to the root: every square free, nothing on the stack."""
-        free: cython.int[::1] = self.free
-        deg: cython.int[::1] = self.deg
+        free: cython.uchar[::1] = self.free
+        deg: cython.schar[::1] = self.deg
         offs: cython.int[::1] = self.offs
         rows: cython.int = self.rows
         cols: cython.int = self.cols
@@ -198,6 +197,8 @@ class KnightEngine:
             return False
         start: cython.int = self.level
         t: cython.int
+        if len(self.replay_k) < self.n_squares + 1:
+            self.replay_k = _buffers.zeros(self.n_squares + 1, COMPILED)
         for t in range(len(ks)):
             if ks[t] < 0:
                 return False
@@ -246,6 +247,20 @@ class KnightEngine:
             out[t] = (numbers[path[t] // width - 2], numbers[path[t] % width - 2])
         return tuple(out)
 
+    def squares(self) -> array.array[int]:
+        """The path on the stack as square indices ``row * cols + col``, 4 bytes each (a
+        typed loop, no Python object a square: boards of 10^8 squares)."""
+        level: cython.int = self.level
+        out = array.array("I", [0]) * level  # exactly (bytes() would add 1/16)
+        codes: cython.uint[::1] = out
+        path: cython.int[::1] = self.path
+        width: cython.int = self.width
+        cols: cython.uint = self.cols
+        t: cython.int
+        for t in range(level):
+            codes[t] = cython.cast(cython.uint, path[t] // width - 2) * cols + (path[t] % width - 2)
+        return out
+
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -257,21 +272,30 @@ class KnightEngine:
         Listing a node's choices, visiting a square and leaving it again are each written
         once, in place, in this loop (not called): see the module notes for the rules.
         """
-        free: cython.int[::1] = self.free
-        deg: cython.int[::1] = self.deg
-        dist: cython.longlong[::1] = self.dist
+        free: cython.uchar[::1] = self.free
+        deg: cython.schar[::1] = self.deg
         keys: cython.longlong[::1] = self.keys
         offs: cython.int[::1] = self.offs
+        step_r: cython.int[::1] = self.step_r
+        step_c: cython.int[::1] = self.step_c
         path: cython.int[::1] = self.path
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
-        cand: cython.int[::1] = self.cand
+        cand: cython.uchar[::1] = self.cand
         starts: cython.int[::1] = self.starts
         replay_k: cython.int[::1] = self.replay_k
         closed: cython.bint = self.closed
         second: cython.int = self.second
         n_starts: cython.int = len(self._starts)
         n_squares: cython.int = self.n_squares
+        width: cython.int = self.width
+        # Doubled coordinates from the centre are 2 * row - (rows + 3) with the border.
+        mid_r: cython.longlong = self.rows + 3
+        mid_c: cython.longlong = self.cols + 3
+        sr: cython.longlong
+        sc: cython.longlong
+        dr: cython.longlong
+        dc: cython.longlong
         anchor: cython.int = self.anchor
         ones: cython.int = self.ones
         level: cython.int = self.level
@@ -324,6 +348,8 @@ class KnightEngine:
                     b = 0  # nothing is left to come back to the start from
                 else:
                     s = path[level - 1]
+                    sr = s // width
+                    sc = s - sr * width
                     b = 0
                     near = 0  # neighbours of s with one free neighbour
                     forced = -1
@@ -340,7 +366,10 @@ class KnightEngine:
                             if dw == 1:
                                 near += 1
                                 forced = t
-                            key = (cython.cast(cython.longlong, dw) << 40) - dist[w]
+                            # Fewer free neighbours first, then farther from the centre.
+                            dr = 2 * (sr + step_r[t]) - mid_r
+                            dc = 2 * (sc + step_c[t]) - mid_c
+                            key = (cython.cast(cython.longlong, dw) << 40) - (dr * dr + dc * dc)
                             i = b
                             while i > 0 and keys[i - 1] > key:
                                 keys[i] = keys[i - 1]
@@ -472,3 +501,62 @@ class KnightEngine:
         self.anchor = anchor
         self.ones = ones
         return found
+
+
+# -- tours held as square indices (lazysearch.knights.solver.Tour) -----------------------
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def first_fault(codes: cython.uint[::1], rows: cython.uint, cols: cython.uint) -> tuple[int, int]:
+    """``(i, why)`` for the first square ``i`` of a path of square indices that is not on
+    the ``rows x cols`` board (``why`` 1), was visited before (2) or is not a knight's move
+    from square ``i - 1`` (3); ``(-1, 0)`` when there is none.
+
+    A check of its own, sharing nothing with the search: one byte a square marks the
+    squares seen, and a step is a knight's move when its row and column differences are
+    1 and 2 or 2 and 1.
+    """
+    n: cython.Py_ssize_t = len(codes)
+    size: cython.ulonglong = cython.cast(cython.ulonglong, rows) * cols
+    mark = bytearray(size if n else 0)
+    seen: cython.uchar[::1] = mark
+    i: cython.Py_ssize_t
+    code: cython.uint
+    dr: cython.int
+    dc: cython.int
+    r0: cython.int = 0
+    c0: cython.int = 0
+    r1: cython.int
+    c1: cython.int
+    for i in range(n):
+        code = codes[i]
+        if code >= size:
+            return i, 1
+        if seen[code]:
+            return i, 2
+        seen[code] = 1
+        r1 = code // cols
+        c1 = code % cols
+        if i > 0:
+            dr = r1 - r0
+            dc = c1 - c0
+            if dr * dr + dc * dc != 5:
+                return i, 3
+        r0 = r1
+        c0 = c1
+    return -1, 0
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def move_numbers(codes: cython.uint[::1], size: cython.uint) -> array.array[int]:
+    """For each of ``size`` squares, the number of the move that visits it (1 for the
+    first square of ``codes``, 0 for a square not visited): the tour's inverse, 4 bytes
+    a square.  Every code must be below ``size``."""
+    out = array.array("I", [0]) * size
+    numbers: cython.uint[::1] = out
+    i: cython.Py_ssize_t
+    for i in range(len(codes)):
+        numbers[codes[i]] = i + 1
+    return out

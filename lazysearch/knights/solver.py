@@ -9,9 +9,12 @@ entered at two squares.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, NoReturn
+from itertools import repeat
+from typing import TYPE_CHECKING, Any, NoReturn, overload
 
 from .. import _native
 from ..errors import InvalidSolutionError, LazysearchError
@@ -41,24 +44,171 @@ class NoTourError(LazysearchError):
     """``tour()`` was asked for a tour that does not exist; the message says why."""
 
 
-class Tour(tuple[Square, ...]):
+class Tour(Sequence[Square]):
     """A knight's tour: the squares in the order visited, with the board's size.
 
-    It is a tuple of ``(row, col)`` pairs; ``str()`` draws the board with move numbers.
+    It is a sequence of ``(row, col)`` pairs that compares, hashes and prints like the
+    tuple of them; ``str()`` draws the board with move numbers.
 
     >>> t = Tour([(0, 0), (2, 1), (0, 2), (1, 0), (2, 2), (0, 1), (1, 2), (2, 0)], 3, 3)
     >>> t[:2], t.rows, t.cols, t.closed
     (((0, 0), (2, 1)), 3, 3, False)
+
+    Squares on the board are held as indices ``row * cols + col`` in an
+    ``array('I')``, 4 bytes a square, and decoded when read: a tour of 10^8 squares
+    takes 400 MB (as a tuple of pairs it took about 140 bytes a square).  Pairs that
+    are not all on the board are kept as given, in a tuple, so that :func:`verify` can
+    say what is wrong with them.
     """
+
+    __slots__ = ("_codes", "_hash", "_pairs", "cols", "rows")
 
     rows: int
     cols: int
 
-    def __new__(cls, squares: Sequence[Square] = (), rows: int = 0, cols: int = 0) -> Tour:
-        self = super().__new__(cls, squares)
+    def __init__(self, squares: Iterable[Square] = (), rows: int = 0, cols: int = 0) -> None:
         self.rows = rows
         self.cols = cols
+        self._hash: int | None = None
+        self._pairs: tuple[Square, ...] | None = None
+        self._codes: array[int] | None = None
+        if isinstance(squares, Tour) and squares._codes is not None and squares.cols == cols:
+            self._codes = squares._codes
+            return
+        squares = tuple(squares)
+        try:
+            self._codes = array(
+                "I",
+                [r * cols + c if 0 <= r < rows and 0 <= c < cols else -1 for r, c in squares],
+            )
+        except (TypeError, ValueError, OverflowError):  # off the board, or not pairs
+            self._pairs = squares
+
+    @classmethod
+    def from_indices(cls, codes: array[int], rows: int, cols: int) -> Tour:
+        """The tour whose squares are ``divmod(code, cols)`` for each of ``codes`` (an
+        ``array('I')``, kept, not copied; each code below ``rows * cols``).
+
+        >>> from array import array
+        >>> Tour.from_indices(array("I", [0, 5, 2]), 2, 3)
+        ((0, 0), (1, 2), (0, 2))
+        """
+        if not isinstance(codes, array) or codes.typecode != "I":
+            raise KnightsError(f"a tour's indices are an array('I'), got {type(codes).__name__}")
+        self = cls.__new__(cls)
+        self.rows = rows
+        self.cols = cols
+        self._hash = None
+        self._pairs = None
+        self._codes = codes
         return self
+
+    def indices(self) -> array[int]:
+        """The squares as indices ``row * cols + col``, 4 bytes each (the tour's own
+        array: do not change it).
+
+        >>> Tour([(0, 0), (1, 2), (0, 2)], 2, 3).indices()
+        array('I', [0, 5, 2])
+
+        Raises
+        ------
+        KnightsError
+            If a square is off the board.
+        """
+        if self._codes is None:
+            raise KnightsError(
+                f"a tour with squares off the {self.rows}x{self.cols} board has no indices"
+            )
+        return self._codes
+
+    def __len__(self) -> int:
+        return len(self._codes if self._codes is not None else self._pairs or ())
+
+    @overload
+    def __getitem__(self, index: int) -> Square: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Square, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Square | tuple[Square, ...]:
+        if self._codes is None:
+            return (self._pairs or ())[index]
+        if isinstance(index, slice):
+            return tuple(map(divmod, self._codes[index], repeat(self.cols)))
+        return divmod(self._codes[index], self.cols)
+
+    def __iter__(self) -> Iterator[Square]:
+        if self._codes is None:
+            return iter(self._pairs or ())
+        return map(divmod, self._codes, repeat(self.cols))
+
+    def __contains__(self, square: object) -> bool:
+        code = self._code(square)
+        if code is None:
+            return any(square == s for s in self)
+        return code in self._codes  # type: ignore[operator]
+
+    def index(self, square: object, start: int = 0, stop: int = sys.maxsize) -> int:
+        """Where ``square`` comes in the tour (``ValueError`` if it does not)."""
+        code = self._code(square)
+        if code is None:
+            return super().index(square, start, stop)
+        assert self._codes is not None
+        return self._codes.index(code, start, min(stop, len(self._codes)))
+
+    def _code(self, square: object) -> int | None:
+        """``square``'s index when the tour holds indices and ``square`` is a pair on the
+        board (the only squares it can hold); else ``None``."""
+        if self._codes is None or not isinstance(square, tuple) or len(square) != 2:
+            return None
+        r, c = square
+        if type(r) is not int or type(c) is not int:
+            return None
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            return -1  # in no tour of this board
+        return r * self.cols + c
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tour):
+            if self._codes is not None and other._codes is not None and self.cols == other.cols:
+                return self._codes == other._codes
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        if isinstance(other, tuple):
+            return len(self) == len(other) and tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self))
+        return self._hash
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, (Tour, tuple)):
+            return NotImplemented
+        return tuple(self) < tuple(other)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, (Tour, tuple)):
+            return NotImplemented
+        return tuple(self) <= tuple(other)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, (Tour, tuple)):
+            return NotImplemented
+        return tuple(self) > tuple(other)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, (Tour, tuple)):
+            return NotImplemented
+        return tuple(self) >= tuple(other)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._codes is None:
+            return Tour, (self._pairs, self.rows, self.cols)
+        return Tour.from_indices, (self._codes, self.rows, self.cols)
 
     @property
     def closed(self) -> bool:
@@ -67,16 +217,35 @@ class Tour(tuple[Square, ...]):
             return False
         return _is_move(self[0], self[-1])
 
+    def _move_numbers(self) -> array[int]:
+        """The move number of each square, row by row (0: not visited), 4 bytes each."""
+        size = self.rows * self.cols
+        if self._codes is not None:
+            module = _native.load("lazysearch.knights._tour")
+            numbers: array[int] = module.move_numbers(self._codes, size)
+            return numbers
+        numbers = array("I", [0]) * size
+        for n, (r, c) in enumerate(self, start=1):
+            numbers[r * self.cols + c] = n
+        return numbers
+
     def numbers(self) -> list[list[int]]:
         """The board as rows of move numbers, 1 for the start (0 for a square not visited)."""
-        grid = [[0] * self.cols for _ in range(self.rows)]
-        for n, (r, c) in enumerate(self, start=1):
-            grid[r][c] = n
-        return grid
+        numbers = self._move_numbers()
+        cols = self.cols
+        return [numbers[r * cols : (r + 1) * cols].tolist() for r in range(self.rows)]
+
+    def lines(self) -> Iterator[str]:
+        """The lines of ``str(tour)``, one a row, made as they are read (a board of 10^8
+        squares is about a gigabyte of text)."""
+        numbers = self._move_numbers()
+        cols = self.cols
+        row = " ".join([f"%{len(str(len(self)))}d"] * cols)
+        for r in range(self.rows):
+            yield row % tuple(numbers[r * cols : (r + 1) * cols])
 
     def __str__(self) -> str:
-        width = len(str(len(self)))
-        return "\n".join(" ".join(str(n).rjust(width) for n in row) for row in self.numbers())
+        return "\n".join(self.lines())
 
     def svg(self, *, square: int = 40) -> str:
         """An SVG picture of the tour; see :func:`lazysearch.render.svg.knights_tour`."""
@@ -549,9 +718,9 @@ def _rotated_moves(shift: int) -> tuple[Square, ...]:
     return MOVES[shift:] + MOVES[:shift]
 
 
-def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> Any:
-    """The path (a tuple of ``(row, col)`` pairs) of one tour from ``start``, or ``None`` when
-    eight short tries all ran out of budget.
+def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> array[int] | None:
+    """The path (square indices, :meth:`Tour.indices`) of one tour from ``start``, or
+    ``None`` when eight short tries all ran out of budget.
 
     Warnsdorff's rule with ties toward the edge almost never needs to back up; when it
     does, backing up far enough can take very long.  So each of the eight rotations of
@@ -560,22 +729,26 @@ def _budgeted_path(rows: int, cols: int, start: int, closed: bool) -> Any:
     budget = 4 * rows * cols + 10_000
     for shift in range(8):
         problem = KnightsProblem(rows, cols, [start], closed, moves=_rotated_moves(shift))
-        engine = problem.engine()
+        engine: Any = problem.engine()  # a KnightEngine (it has squares())
         engine.run(1, budget)
         if engine.state == LEAF:
-            return engine.solution()
+            squares: array[int] = engine.squares()
+            return squares
         if engine.state == DONE:
             return None  # the whole tree was walked: there is no tour
+        del engine  # before the next is made: each takes about 22 bytes a square
     return None
 
 
-def _complete_path(rows: int, cols: int, start: int, closed: bool) -> Any:
-    """The path of the first tour from ``start`` in the documented order, or ``None``
-    when there is none (the whole tree is walked: this can take very long)."""
-    engine = KnightsProblem(rows, cols, [start], closed).engine()
+def _complete_path(rows: int, cols: int, start: int, closed: bool) -> array[int] | None:
+    """The path (square indices) of the first tour from ``start`` in the documented
+    order, or ``None`` when there is none (the whole tree is walked: this can take very
+    long)."""
+    engine: Any = KnightsProblem(rows, cols, [start], closed).engine()
     while engine.state == ENTER:
         if engine.run(1, 1 << 20):
-            return engine.solution()
+            squares: array[int] = engine.squares()
+            return squares
     return None
 
 
@@ -725,25 +898,33 @@ def tour(
     if reason is not None:
         raise NoTourError(reason)
     k = min(rows, cols)
-    path = None
+    path: array[int] | None = None
     if k > FRONTIER_FIRST and no_tour_reason(rows, cols, closed=True) is None:
         path = _budgeted_path(rows, cols, 0, True)
         if path is None and k <= BLOCKS_UP_TO:
-            path = _closed_by_blocks(rows, cols)
-        if path is not None:  # enter the cycle at ``start``
-            at = path.index(divmod(index, cols))
-            path = path[at:] + path[:at]
+            path = _indices(_closed_by_blocks(rows, cols), rows, cols)
+        if path is not None and path[0] != index:  # enter the cycle at ``start``
+            at = path.index(index)
+            tail = path[:at]
+            del path[:at]
+            path.extend(tail)
+            del tail
     if path is None and not closed and k > FRONTIER_FIRST:
         path = _budgeted_path(rows, cols, index, False)
     if path is None:  # both searches below are complete: None means there is no tour
         if k <= FRONTIER_UP_TO:
-            path = frontier_path(rows, cols, divmod(index, cols), closed)
+            path = _indices(frontier_path(rows, cols, divmod(index, cols), closed), rows, cols)
         else:
             path = _complete_path(rows, cols, index, closed)
     if path is None:
         kind = "closed" if closed else "open"
         raise NoTourError(f"there is no {kind} tour of {rows}x{cols} from {tuple(start)}")
-    return Tour(path, rows, cols)
+    return Tour.from_indices(path, rows, cols)
+
+
+def _indices(path: Sequence[Square] | None, rows: int, cols: int) -> array[int] | None:
+    """``path``'s squares as indices (``None`` stays ``None``)."""
+    return None if path is None else Tour(path, rows, cols).indices()
 
 
 # -- checking a tour -------------------------------------------------------------------------
@@ -770,7 +951,13 @@ def verify(
         raise InvalidSolutionError(
             f"the tour has {len(tour)} squares, the {rows}x{cols} board {rows * cols}"
         )
-    if not _looks_valid(tour, rows, cols):
+    if (
+        isinstance(tour, Tour)
+        and tour._codes is not None
+        and (tour.rows, tour.cols) == (rows, cols)
+    ):
+        _check_indices(tour, tour._codes, rows, cols)
+    elif not _looks_valid(tour, rows, cols):
         _find_fault(tour, rows, cols)
     if start is not None and tuple(tour[0]) != tuple(start):
         raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
@@ -799,6 +986,21 @@ def _looks_valid(tour: Sequence[Square], rows: int, cols: int) -> bool:
         and len(set(zip(rs, cs, strict=True))) == len(tour)
         and set(zip(map(sub, rs[1:], rs), map(sub, cs[1:], cs), strict=True)) <= _STEPS
     )
+
+
+def _check_indices(tour: Tour, codes: array[int], rows: int, cols: int) -> None:
+    """Raise :class:`InvalidSolutionError` naming the first thing wrong with a tour held
+    as square indices (a typed loop, a byte a square: 10^8 squares take about a second)."""
+    module = _native.load("lazysearch.knights._tour")
+    i, why = module.first_fault(codes, rows, cols)
+    if why == 1:
+        raise InvalidSolutionError(f"square {i} of the tour, index {codes[i]}, is off the board")
+    if why == 2:
+        raise InvalidSolutionError(f"square {i} of the tour, {tour[i]}, was visited before")
+    if why == 3:
+        raise InvalidSolutionError(
+            f"from {tour[i - 1]} to {tour[i]} (move {i}) is not a knight's move"
+        )
 
 
 def _find_fault(tour: Sequence[Square], rows: int, cols: int) -> NoReturn:
