@@ -262,7 +262,7 @@ def tiling(t: Tiling, *, square: int = 40) -> str:
     """The board with each piece in its own colour, its name in its middle, and a heavy
     border wherever two pieces (or a piece and the outside) meet."""
     rows, cols = t.board.rows, t.board.cols
-    owner: dict[tuple[int, int], int] = {}
+    owner: dict[tuple[int, ...], int] = {}
     for k, (_, cells) in enumerate(t.pieces):
         for cell in cells:
             owner[cell] = k
