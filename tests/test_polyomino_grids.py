@@ -308,3 +308,56 @@ def test_text_pictures() -> None:
     assert len(rows) == 4 and sum(ch != "." for row in rows for ch in row) == 72
     hexes = tile(parallelogram(4, 7, "hex"), TETRAHEXES).first()
     assert str(hexes).splitlines()[1].startswith(" ")
+
+
+def test_svg_pictures_of_every_grid() -> None:
+    from xml.etree import ElementTree
+
+    cases = [
+        (tile(parallelogram(4, 9, "triangle"), HEXIAMONDS).first(), 12, "polyiamond"),
+        (tile(parallelogram(4, 7, "hex"), TETRAHEXES).first(), 7, "polyhex"),
+        (tile(box(3, 3, 3), SOMA, reflect=False).first(), 7, "polycube"),
+    ]
+    for t, pieces, kind in cases:
+        svg = t.svg()
+        root = ElementTree.fromstring(svg)
+        assert root.tag.endswith("svg")
+        assert svg.count("<title>") == pieces + 1 and f"a {kind} tiling" in svg
+        texts = [e.text for e in root.iter() if e.tag.endswith("text")]
+        assert set(texts) == {name for name, _ in t.pieces}
+    # A polycube's name is written once in each layer the piece is in.
+    soma = cases[2][0]
+    layers = sum(len({z for z, _, _ in cells}) for _, cells in soma.pieces)
+    assert soma.svg().count("<text") == layers
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    assert main(["polycube", "soma", "--count", "--distinct"]) == 0
+    assert capsys.readouterr().out == "240\n"
+    assert main(["polyiamond", "hexiamonds", "--board", "4x9", "--count", "--distinct"]) == 0
+    assert capsys.readouterr().out == "74\n"
+    cmd = ["polycube", "solid-pentominoes", "--board", "2x3x10", "--count", "--distinct"]
+    assert main(cmd) == 0
+    assert capsys.readouterr().out == "12\n"
+    assert main(["polyhex", "tetrahexes", "--limit", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1:\n") and len(out.splitlines()) == 5
+    assert main(["polycube", "soma", "--nth", "2", "--format", "svg", "-q"]) == 0
+    assert capsys.readouterr().out.startswith("<svg")
+    for args, words in [
+        (["polycube", "pentacubes", "--count"], "has no board of its own"),
+        (
+            ["polycube", "soma", "--board", "3x9", "--count"],
+            "soma fill a box XxYxZ, got --board 3x9",
+        ),
+        (["polycube", "bedlam", "--board", "3x3x3"], "cover 64 cells, and the board 3x3x3 has 27"),
+    ]:
+        assert main(args) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and words in err and err.count("\n") == 1
+    with pytest.raises(SystemExit) as info:
+        main(["polycube", "soma", "--board", "3xx3"])
+    assert info.value.code == 2
+    assert "expected sides joined by 'x'" in capsys.readouterr().err

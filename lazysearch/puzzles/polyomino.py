@@ -415,9 +415,12 @@ class Tiling(NamedTuple):
         return _draw(self.board, letters)
 
     def svg(self, *, square: int = 40) -> str:
-        """An SVG picture: pieces coloured and named, borders between pieces."""
-        from ..render.svg import tiling
+        """An SVG picture: pieces coloured and named, borders between pieces (on the
+        cube grid, the layers side by side)."""
+        from ..render.svg import polyform_tiling, tiling
 
+        if self.board.grid != "square":
+            return polyform_tiling(self, size=square)
         return tiling(self, square=square)
 
     def _repr_svg_(self) -> str:
