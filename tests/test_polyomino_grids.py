@@ -361,3 +361,36 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         main(["polycube", "soma", "--board", "3xx3"])
     assert info.value.code == 2
     assert "expected sides joined by 'x'" in capsys.readouterr().err
+
+
+def test_the_walled_in_check_prunes_and_keeps_every_tiling() -> None:
+    from lazysearch.search import Search
+    from lazysearch.stream import Solutions
+
+    pieces = solid(PENTOMINOES)
+    checked = tile(box(2, 3, 10), pieces)
+    problem = checked.search.problem
+    assert problem.neighbours  # type: ignore[attr-defined]
+    plain = polyomino.BitboardTiling(
+        problem.cells,  # type: ignore[attr-defined]
+        problem.anchored,  # type: ignore[attr-defined]
+        problem.first,  # type: ignore[attr-defined]
+        problem.copies,  # type: ignore[attr-defined]
+    )
+    unchecked = Solutions(Search(plain))
+    assert sorted(checked.search) == sorted(unchecked)
+    assert checked.search.stats.nodes < unchecked.search.stats.nodes
+    # Squares keep their engine as it was; a monomino turns the check off.
+    assert not tile(polyomino.rectangle(3, 20), PENTOMINOES).search.problem.neighbours  # type: ignore[attr-defined]
+    dots = {"a": piece("a", "#", "cube"), "b": piece("b", "##|#.\n#.|..", "cube")}
+    assert not tile(
+        box(5, 1, 1), {"a": dots["a"], "c": piece("c", "####", "cube")}
+    ).search.problem.neighbours  # type: ignore[attr-defined]
+
+
+def test_a_polycube_search_resumes() -> None:
+    whole = [str(t) for t in tile(box(3, 3, 3), SOMA, reflect=False).take(30)]
+    s = tile(box(3, 3, 3), SOMA, reflect=False)
+    head = [str(t) for t in s.take(11)]
+    rest = tile(box(3, 3, 3), SOMA, reflect=False).resume(s.checkpoint())
+    assert head + [str(t) for t in rest.take(19)] == whole

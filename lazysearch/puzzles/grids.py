@@ -75,7 +75,7 @@ class Grid:
     def maps(self, *, rotate: bool = True, reflect: bool = True) -> list[Map]:
         """The point group's maps a piece may take: all rotations if ``rotate``; with
         ``reflect`` the reflections too (without ``rotate``, one mirror only)."""
-        everything = self._all_maps()
+        everything = self._group()
         out = [everything[0][0]]
         if rotate:
             out += [g for g, turn in everything[1:] if turn]
@@ -85,7 +85,15 @@ class Grid:
         return out
 
     def rotations(self) -> list[Map]:
-        return [g for g, turn in self._all_maps() if turn]
+        return [g for g, turn in self._group() if turn]
+
+    def _group(self) -> list[tuple[Map, bool]]:
+        """:meth:`_all_maps`, built once per grid."""
+        cached: list[tuple[Map, bool]] | None = self.__dict__.get("_cached")
+        if cached is None:
+            cached = self._all_maps()
+            self.__dict__["_cached"] = cached
+        return cached
 
     def normalized(self, cells: Iterable[Cell]) -> frozenset[Cell]:
         """The cells moved to touch 0 on every axis (for triangles and hexagons by a

@@ -461,11 +461,21 @@ def _moved(m: Map, shift: Cell) -> Callable[..., Cell]:
     """``m`` then a translation by ``shift``; takes a cell, or its coordinates apart
     (``g(r, c)``, as before there were other grids)."""
 
-    def g(*x: object) -> Cell:
-        cell: Cell = x[0] if len(x) == 1 else x  # type: ignore[assignment]
-        return tuple(p + d for p, d in zip(m(cell), shift, strict=True))
+    if len(shift) == 2:
+        dr, dc = shift
 
-    return g
+        def flat(*x: object) -> Cell:
+            r, c = m(x[0] if len(x) == 1 else x)  # type: ignore[arg-type]
+            return (r + dr, c + dc)
+
+        return flat
+    dz, dr, dc = shift
+
+    def solid(*x: object) -> Cell:
+        z, r, c = m(x[0] if len(x) == 1 else x)  # type: ignore[arg-type]
+        return (z + dz, r + dr, c + dc)
+
+    return solid
 
 
 def _placements(board: Board, piece: Piece, rotate: bool, reflect: bool) -> list[tuple[Cell, ...]]:
@@ -686,10 +696,17 @@ def problem_symmetries(
     for name, f in forms.items():
         owners.setdefault(f, []).append(name)
     out: list[tuple[Map, dict[str, str]]] = []
+    first = {name: next(iter(f)) for name, f in forms.items()}
     for m in group:
         rename: dict[str, str] = {}
         for name, f in forms.items():
-            image = frozenset(g.normalized(m(x) for x in shape) for shape in f)
+            if rotate:
+                # The rotations are a normal subgroup: m maps the orbit of one shape onto
+                # the orbit of its image, so where that image lies decides.
+                one = g.normalized(m(x) for x in first[name])
+                image = next((h for h in owners if one in h), frozenset({one}))
+            else:
+                image = frozenset(g.normalized(m(x) for x in shape) for shape in f)
             if image == f:
                 rename[name] = name
             elif len(owners.get(image, [])) == 1:
@@ -772,6 +789,7 @@ def _symmetry_cut(
     secondary: list[object] = []
     helper_cuts: dict[str, list[list[object]]] = {}
     checks: dict[tuple[Cell, ...], list[tuple[Map, dict[str, str]]]] = {}
+    helpers: dict[tuple[int, ...], Piece | None] = {}  # by stabilizer
     for placed in placements[anchor.name]:
         orbit = [_image(m, placed) for m, _ in symmetries]
         if min(orbit) != tuple(sorted(placed)):
@@ -783,19 +801,22 @@ def _symmetry_cut(
         if len(stabilizer) == 1:
             anchor_cuts.append([])
             continue
-        helper = next(
-            (
-                q
-                for q in candidates
-                if all(rename[q.name] == q.name for _, rename in stabilizer)
-                and not any(
-                    _image(m, spot) == spot
-                    for spot in placements[q.name]
-                    for m, _ in stabilizer[1:]
-                )
-            ),
-            None,
-        )
+        key = tuple(k for k, image in enumerate(orbit) if image == orbit[0])
+        if key not in helpers:
+            helpers[key] = next(
+                (
+                    q
+                    for q in candidates
+                    if all(rename[q.name] == q.name for _, rename in stabilizer)
+                    and not any(
+                        _image(m, spot) == spot
+                        for spot in placements[q.name]
+                        for m, _ in stabilizer[1:]
+                    )
+                ),
+                None,
+            )
+        helper = helpers[key]
         if helper is None:
             checks[tuple(sorted(placed))] = stabilizer[1:]
             anchor_cuts.append([])
@@ -922,12 +943,14 @@ class BitboardTiling:
         first: tuple[tuple[int, int, int, int], ...],
         copies: tuple[int, ...],
         cover: DLXProblem | None = None,
+        neighbours: tuple[int, ...] = (),
     ) -> None:
         self.cells = cells
         self.anchored = anchored
         self.first = first
         self.copies = copies
         self.cover = cover
+        self.neighbours = neighbours
 
     def memo_cover(self) -> MemoCover | None:
         """The exact cover this was built from, as the memo count takes it."""
@@ -969,18 +992,35 @@ class BitboardTiling:
                 leading.append(placement)
             else:
                 anchored[((mask & -mask).bit_length() - 1)].append(placement)
+        # Off the square grid (polycubes above all, where a walled-in cell is common
+        # and found late), the engine checks the cells around each piece it places for
+        # pockets of one or two empty cells, which no piece of 3 cells or more fills.
+        neighbours: tuple[int, ...] = ()
+        smallest = min((sum(1 for x in rest if x in bit) for rest in cover.options), default=0)
+        if board.grid != "square" and smallest >= 3:
+            g = grids.grid(board.grid)
+            neighbours = tuple(
+                sum(bit[n] for n in g.neighbours(cell) if n in bit) for cell in order
+            )
         return cls(
             len(order),
             tuple(map(tuple, anchored)),
             tuple(leading),
             tuple(copies),
             cover.problem,
+            neighbours,
         )
 
     def engine(self) -> Engine:
         module = _native.load("lazysearch.puzzles._tiling")
-        engine: Engine = module.TilingEngine(self.cells, self.anchored, self.first, self.copies)
+        engine: Engine = module.TilingEngine(
+            self.cells, self.anchored, self.first, self.copies, self.neighbours
+        )
         return engine
 
     def fingerprint(self) -> str:
+        if self.neighbours:  # the walled-in check prunes: another tree
+            return fingerprint(
+                (self.cells, self.anchored, self.first, self.copies, self.neighbours)
+            )
         return fingerprint((self.cells, self.anchored, self.first, self.copies))
