@@ -428,3 +428,11 @@ def test_distinct_ignores_a_blank_margin_on_every_grid(
     assert len(polyomino.board_symmetries(a)) == len(polyomino.board_symmetries(b))
     here = tile(a, pieces, reflect=reflect, distinct=True).count()
     assert here == tile(b, pieces, reflect=reflect, distinct=True).count() >= 1
+
+
+def test_pieces_sharing_a_first_letter_are_drawn_apart() -> None:
+    cubes = polyomino.PENTACUBES
+    flat = {name: p for name, p in cubes.items() if len({z for z, _, _ in p.cells}) == 1}
+    t = tile(box(2, 3, 10), flat).first()
+    picture = str(t).replace(" ", "").replace("\n", "")
+    assert len(set(picture)) == 12  # not twelve C's

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -411,7 +412,14 @@ class Tiling(NamedTuple):
     def __str__(self) -> str:
         if self.board.grid == "square":
             return "\n".join("".join((n or ".")[0] for n in row) for row in self.grid())
-        letters = {cell: name[0] for name, cells in self.pieces for cell in cells}
+        # One character a piece: its name's first, or (where two names share it, as
+        # PENTACUBES' C01..C29 do) letters and digits in the order of the names.
+        names = sorted({name for name, _ in self.pieces})
+        mark = {name: name[0] for name in names}
+        if len(set(mark.values())) < len(names):
+            symbols = string.ascii_uppercase + string.ascii_lowercase + string.digits
+            mark = {name: symbols[k % len(symbols)] for k, name in enumerate(names)}
+        letters = {cell: mark[name] for name, cells in self.pieces for cell in cells}
         return _draw(self.board, letters)
 
     def svg(self, *, square: int = 40) -> str:
