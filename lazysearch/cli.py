@@ -315,6 +315,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sample(pentomino)
     pentomino.set_defaults(handler=_cmd_pentomino)
 
+    polycube = sub.add_parser(
+        "polycube",
+        aliases=["polyiamond", "polyhex"],
+        help="fill a box (polycube), a parallelogram of triangles (polyiamond) or of "
+        "hexagons (polyhex) with a set of pieces, each used once",
+    )
+    polycube.add_argument(
+        "pieces",
+        choices=tuple(POLYFORM_SETS),
+        metavar="PIECES",
+        help="soma (3x3x3), bedlam (4x4x4), solid-pentominoes, pentacubes, hexiamonds "
+        "(6x6), tetrahexes (4x7)",
+    )
+    polycube.add_argument(
+        "--board",
+        type=_polyform_size,
+        metavar="XxYxZ|ROWSxCOLS",
+        help="the box (x by y by z cubes) or parallelogram (rows by units) to fill; "
+        "default: the set's own",
+    )
+    polycube.add_argument(
+        "--distinct",
+        action="store_true",
+        help="one tiling per class under the board's rotations and reflections (a "
+        "reflection counts when it maps the piece set onto itself)",
+    )
+    _add_run_options(polycube, formats=("text", "json", "svg"))
+    polycube.set_defaults(handler=_cmd_polycube)
+
     knights = sub.add_parser(
         "knights",
         help="knight's tours of a ROWS x COLS board",
@@ -1053,6 +1082,70 @@ def _cmd_pentomino(args: argparse.Namespace, out: TextIO) -> int:
         if args.format == "json":
             grid = ["".join((name or ".")[0] for name in row) for row in tiling.grid()]
             return _json_line(n, tiling, rows=grid)
+        return f"{n}:\n{tiling}\n"
+
+    return _run(args, stream, show, out)
+
+
+#: The piece sets of ``lazysearch polycube``: (grid, the set's name in polyomino, whether
+#: the pieces are physical, one-sided in 3D, and the default board).
+POLYFORM_SETS: dict[str, tuple[str, str, bool, tuple[int, ...] | None]] = {
+    "soma": ("cube", "SOMA", True, (3, 3, 3)),
+    "bedlam": ("cube", "BEDLAM", True, (4, 4, 4)),
+    "solid-pentominoes": ("cube", "PENTOMINOES", False, None),
+    "pentacubes": ("cube", "PENTACUBES", True, None),
+    "hexiamonds": ("triangle", "HEXIAMONDS", False, (6, 6)),
+    "tetrahexes": ("hex", "TETRAHEXES", False, (4, 7)),
+}
+
+
+def _polyform_size(text: str) -> tuple[int, ...]:
+    """``3x4x5`` (a box) or ``6x6`` (a parallelogram)."""
+    parts = text.lower().split("x")
+    try:
+        sides = tuple(int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected sides joined by 'x' (3x4x5 or 6x6), got {text!r}"
+        ) from None
+    if len(sides) not in (2, 3) or min(sides) < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected two or three sides >= 1 joined by 'x' (3x4x5 or 6x6), got {text!r}"
+        )
+    return sides
+
+
+def _cmd_polycube(args: argparse.Namespace, out: TextIO) -> int:
+    from .puzzles import polyomino
+
+    grid, name, physical, default = POLYFORM_SETS[args.pieces]
+    pieces = getattr(polyomino, name)
+    if args.pieces == "solid-pentominoes":
+        pieces = polyomino.solid(pieces)
+    size = args.board or default
+    if size is None:
+        raise CliError(f"{args.pieces} has no board of its own: give one with --board XxYxZ")
+    want = 3 if grid == "cube" else 2
+    if len(size) != want:
+        shape = "a box XxYxZ" if grid == "cube" else "a parallelogram ROWSxCOLS"
+        raise CliError(f"{args.pieces} fill {shape}, got --board {'x'.join(map(str, size))}")
+    if grid == "cube":
+        board = polyomino.box(*size)
+    else:
+        board = polyomino.parallelogram(size[0], size[1], grid)
+    area = sum(len(p.cells) for p in pieces.values())
+    if area != len(board.cells):
+        raise CliError(
+            f"the {len(pieces)} {args.pieces} cover {area} cells, and the board "
+            f"{'x'.join(map(str, size))} has {len(board.cells)}"
+        )
+    stream = polyomino.tile(board, pieces, reflect=not physical, distinct=args.distinct)
+
+    def show(n: int, tiling: polyomino.Tiling) -> str:
+        if args.format == "svg":
+            return tiling.svg()
+        if args.format == "json":
+            return _json_line(n, tiling, rows=str(tiling).splitlines())
         return f"{n}:\n{tiling}\n"
 
     return _run(args, stream, show, out)

@@ -158,12 +158,21 @@ def test_a_hand_built_board_with_offset_cells_tiles_as_the_plain_one() -> None:
         tile(outside, [piece("A", "##"), piece("B", "##")])
 
 
-def test_distinct_needs_an_asymmetric_piece_and_free_pieces() -> None:
+def test_distinct_without_an_asymmetric_piece_or_with_one_sided_pieces() -> None:
+    # Refused before issue 20; tests/test_polyomino_grids.py checks more sets by brute force.
     squares = {"A": piece("A", "##\n##"), "B": piece("B", "##\n##")}
-    with pytest.raises(ValueError, match="no symmetry of its own"):
-        tile(rectangle(2, 4), squares, distinct=True)
-    with pytest.raises(ValueError, match="free to rotate and reflect"):
-        tile(rectangle(3, 20), PENTOMINOES, distinct=True, reflect=False)
+    assert tile(rectangle(2, 4), squares, distinct=True).count() == 1  # AB is BA mirrored
+    # One-sided pentominoes as drawn: their mirror images are not in the set, so only the
+    # half turn maps a tiling onto a tiling.
+    everything = {str(t) for t in tile(rectangle(4, 15), PENTOMINOES, reflect=False)}
+    classes = [str(t) for t in tile(rectangle(4, 15), PENTOMINOES, reflect=False, distinct=True)]
+
+    def half_turn(picture: str) -> str:
+        return "\n".join(row[::-1] for row in picture.splitlines()[::-1])
+
+    assert len(set(classes)) == len(classes) == 8 and len(everything) == 16
+    assert set(classes) | {half_turn(c) for c in classes} == everything
+    assert not set(classes) & {half_turn(c) for c in classes}
 
 
 # -- pieces with copies -------------------------------------------------------------------------

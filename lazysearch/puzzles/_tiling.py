@@ -74,8 +74,11 @@ class TilingEngine:
     base: cython.int[::1]
     alt: cython.int[::1]
     replay_k: cython.int[::1]
+    halo: cython.ulonglong[::1]
+    nbr: cython.ulonglong[::1]
 
     full: cython.ulonglong
+    check_dead: cython.bint
     n_pieces: cython.int
     first_to: cython.int
     level = cython.declare(cython.int, visibility="public")
@@ -94,7 +97,11 @@ class TilingEngine:
         anchored: Sequence[Sequence[tuple[int, int, int, int]]],
         first: Sequence[tuple[int, int, int, int]],
         copies: Sequence[int],
+        neighbours: Sequence[int] = (),
     ) -> None:
+        # ``neighbours[c]``, when given, is the mask of cell ``c``'s neighbours: a node
+        # where the last piece placed walled in one empty cell, or two, is a dead end
+        # at once (the caller gives them only when every piece has 3 cells or more).
         # ``anchored[c]`` lists the placements (piece, mask, secondary bits, option)
         # whose first cell is ``c``; ``first`` those branched on at level 0.
         # Placements sorted by first cell, then piece: ``start[c * P + p]`` is where
@@ -115,6 +122,19 @@ class TilingEngine:
         self.sec = _buffers.words([p[2] for p in placements], COMPILED)
         self.option = _buffers.ints([p[3] for p in placements], COMPILED)
         self.start = _buffers.ints(starts, COMPILED)
+        self.check_dead = len(neighbours) > 0
+        nbr = list(neighbours) if neighbours else [0]
+        halo = []
+        for p in placements:
+            near = 0
+            m = p[1]
+            while m:
+                low = m & -m
+                near |= nbr[low.bit_length() - 1] if neighbours else 0
+                m ^= low
+            halo.append(near & ~p[1])
+        self.nbr = _buffers.words(nbr, COMPILED)
+        self.halo = _buffers.words(halo or [0], COMPILED)
         self.copies0 = list(copies)
         self.left = _buffers.ints(list(copies), COMPILED)
         self.lowest = _buffers.ints(_lowest_bit_table(), COMPILED)
@@ -171,6 +191,8 @@ class TilingEngine:
         board = self.boards[self.level]
         if board == self.full:
             return -1
+        if self._dead(self.level, board):
+            return 0
         lo, hi = self._range(self.level, board)
         taken = self.taken[self.level]
         return sum(
@@ -178,6 +200,22 @@ class TilingEngine:
             for q in range(lo, hi)
             if self.left[self.piece[q]] > 0 and not self.mask[q] & board and not self.sec[q] & taken
         )
+
+    def _dead(self, level: int, board: int) -> bool:
+        """Whether the last placement left an empty cell walled in (not the hot path)."""
+        if not self.check_dead or level == 0:
+            return False
+        empty = ~board & self.full
+        near = self.halo[self.x[level - 1]] & empty
+        while near:
+            low = near & -near
+            around = self.nbr[low.bit_length() - 1] & empty
+            if not around:
+                return True
+            if around & (around - 1) == 0 and self.nbr[around.bit_length() - 1] & empty == low:
+                return True
+            near ^= low
+        return False
 
     def _range(self, level: int, board: int) -> tuple[int, int]:
         """The placements to try at a node (not the hot path: ``run`` has its own copy)."""
@@ -237,6 +275,13 @@ class TilingEngine:
         first_to: cython.int = self.first_to
         n_pieces: cython.int = self.n_pieces
         p: cython.int
+        halo: cython.ulonglong[::1] = self.halo
+        nbr: cython.ulonglong[::1] = self.nbr
+        check_dead: cython.bint = self.check_dead
+        near: cython.ulonglong
+        low: cython.ulonglong
+        empty: cython.ulonglong
+        dead: cython.bint
         descend: cython.bint
         entering: cython.bint = self.state == ENTER
 
@@ -266,7 +311,36 @@ class TilingEngine:
                     b = bases[level]
                     used = taken[level]
                     n = 0
-                    if level == 0 and first_to > 0:
+                    dead = False
+                    if check_dead and level > 0:
+                        # An empty cell next to the last piece with no empty neighbour
+                        # can never be covered: no children.
+                        empty = ~board & full
+                        near = halo[xs[level - 1]] & empty
+                        while near != 0:
+                            low = near & (~near + 1)
+                            if cython.compiled:
+                                c = lowest[(low * db) >> 58]
+                            else:
+                                c = low.bit_length() - 1
+                            low = nbr[c] & empty
+                            if low == 0:
+                                dead = True
+                                break
+                            if (low & (low - 1)) == 0:
+                                # One empty neighbour: walled in together unless it has
+                                # another (a pocket of two cells; every piece has 3+).
+                                if cython.compiled:
+                                    p = lowest[(low * db) >> 58]
+                                else:
+                                    p = low.bit_length() - 1
+                                if (nbr[p] & empty) == (near & (~near + 1)):
+                                    dead = True
+                                    break
+                            near &= near - 1
+                    if dead:
+                        pass
+                    elif level == 0 and first_to > 0:
                         for q in range(first_to):
                             if (mask[q] & board) == 0 and (sec[q] & used) == 0:
                                 alt[b + n] = q

@@ -8,92 +8,99 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from .. import _native
 from ..exactcover.problem import ExactCover
 from ..search import Search, fingerprint
 from ..stream import Solutions
+from . import grids
+from .grids import Cell, Map
 
 if TYPE_CHECKING:
     from ..exactcover.memo import MemoCover
     from ..exactcover.problem import DLXProblem
     from ..search import Engine
 
-Cell = tuple[int, int]
-
 
 class Piece(NamedTuple):
-    """A polyomino: a name and its cells, normalized to touch row 0 and column 0."""
+    """A polyform: a name and its cells, normalized to touch 0 on every axis, on a grid
+    (``square``, ``cube``, ``triangle`` or ``hex``; see :mod:`.grids`)."""
 
     name: str
     cells: frozenset[Cell]
+    grid: str = "square"
 
     def orientations(self, *, rotate: bool = True, reflect: bool = True) -> list[frozenset[Cell]]:
         """The distinct shapes of this piece under the allowed rotations and reflections,
         in a fixed order (the piece as drawn first)."""
+        g = grids.grid(self.grid)
         shapes: dict[frozenset[Cell], None] = {}
-        for t in _transforms(rotate, reflect):
-            shapes.setdefault(_normalized({t(r, c) for r, c in self.cells}), None)
+        for t in g.maps(rotate=rotate, reflect=reflect):
+            shapes.setdefault(g.normalized(t(x) for x in self.cells), None)
         return list(shapes)
 
 
-def _transforms(rotate: bool, reflect: bool) -> list[Callable[[int, int], Cell]]:
-    out: list[Callable[[int, int], Cell]] = [lambda r, c: (r, c)]
-    if rotate:
-        out += [lambda r, c: (c, -r), lambda r, c: (-r, -c), lambda r, c: (-c, r)]
-    if reflect:
-        out += [lambda r, c: (r, -c)]
-        if rotate:
-            out += [lambda r, c: (c, r), lambda r, c: (-r, c), lambda r, c: (-c, -r)]
-    return out
-
-
 def _normalized(cells: Iterable[Cell]) -> frozenset[Cell]:
-    cells = list(cells)
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return frozenset((r - r0, c - c0) for r, c in cells)
+    return grids.grid("square").normalized(cells)
 
 
-def _picture_cells(picture: str) -> list[Cell]:
-    lines = picture.strip("\n").splitlines()
-    return [(r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch not in " ."]
-
-
-def piece(name: str, picture: str) -> Piece:
-    """A piece from an ASCII picture: ``.`` and spaces are empty, anything else a cell.
+def piece(name: str, picture: str | Sequence[str], grid: str = "square") -> Piece:
+    r"""A piece from an ASCII picture: ``.`` and spaces are empty, anything else a cell.
 
     >>> piece("T", '''
     ... ###
     ... .#.
     ... ''').cells == {(0, 0), (0, 1), (0, 2), (1, 1)}
     True
+
+    On other grids (see :mod:`.grids`), a polycube is its layers (a list of pictures, or
+    one picture with blank lines or ``|`` between the layers), a polyiamond rows of
+    triangles pointing up and down in turn, a polyhex rows of hexagons two columns apart:
+
+    >>> len(piece("P", "##|#.\n#.|..", grid="cube").orientations(reflect=False))
+    8
+    >>> len(piece("R", "####", grid="triangle").orientations())
+    6
     """
-    cells = _picture_cells(picture)
+    g = grids.grid(grid)
+    cells, _ = g.cells_of(picture, f"piece {name!r}")
     if not cells:
         raise ValueError(f"piece {name!r} has no cells in its picture")
-    if not _connected(set(cells)):
-        raise ValueError(f"piece {name!r} is not connected")
-    return Piece(name, _normalized(cells))
+    if not grids.connected(g, set(cells)):
+        raise ValueError(f"piece {name!r} is not connected: {_parts(g, set(cells))}")
+    return Piece(name, g.normalized(cells), g.name)
 
 
-def _connected(cells: set[Cell]) -> bool:
-    start = next(iter(cells))
+def _parts(g: grids.Grid, cells: set[Cell]) -> str:
+    """The cells apart from the first cell's part, named for a message (1-based)."""
+    start = min(cells)
     seen = {start}
     todo = [start]
     while todo:
-        r, c = todo.pop()
-        for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+        for n in g.neighbours(todo.pop()):
             if n in cells and n not in seen:
                 seen.add(n)
                 todo.append(n)
-    return len(seen) == len(cells)
+    apart = min(cells - seen)
+    where = ", ".join(f"{axis} {v + 1}" for axis, v in zip(_AXES[g.name], apart, strict=True))
+    return f"the cell at {where} does not touch the cell at " + ", ".join(
+        f"{axis} {v + 1}" for axis, v in zip(_AXES[g.name], start, strict=True)
+    )
 
 
-def _pieces(pictures: Mapping[str, str]) -> dict[str, Piece]:
-    return {name: piece(name, pic) for name, pic in pictures.items()}
+_AXES = {
+    "square": ("line", "column"),
+    "triangle": ("line", "column"),
+    "hex": ("line", "column"),
+    "cube": ("layer", "line", "column"),
+}
+
+
+def _pieces(pictures: Mapping[str, str], grid: str = "square") -> dict[str, Piece]:
+    return {name: piece(name, pic, grid) for name, pic in pictures.items()}
 
 
 #: The 12 pentominoes with their usual letter names (Golomb's, as in Conway's puzzles).
@@ -120,49 +127,179 @@ TETROMINOES: dict[str, Piece] = _pieces(
 )
 
 
+#: The 7 Soma pieces (Piet Hein), as physical pieces: use them with ``reflect=False``
+#: (A and B are mirror images).  Layers side by side, split by ``|``.
+SOMA: dict[str, Piece] = _pieces(
+    {
+        "V": "##\n#.",
+        "L": "###\n#..",
+        "T": "###\n.#.",
+        "Z": ".##\n##.",
+        "A": "##|.#\n#.|..",
+        "B": "##|..\n#.|#.",
+        "P": "##|#.\n#.|..",
+    },
+    "cube",
+)
+
+#: The 13 Bedlam cube pieces (12 pentacubes and a tetracube; Scott Kurowski's names in
+#: order: Little Corner, Spikey Zag, Pokey Corner Bit, Right Angles Everywhere, Middle
+#: Zig, Pokey Z, Corner Joist, Dented L, F in Therapy, Flat M, Cross, Confused F,
+#: T-Bone), as physical pieces: use them with ``reflect=False``.
+BEDLAM: dict[str, Piece] = _pieces(
+    {
+        "A": "##|#.\n.#|..",
+        "B": "..|#.\n##|#.\n.#|..",
+        "C": "#.|..\n##|#.\n#.|..",
+        "D": "#.|#.\n#.|..\n##|..",
+        "E": "#.|..\n##|#.\n.#|..",
+        "F": "#.|#.\n##|..\n.#|..",
+        "G": "##|#.\n#.|..\n#.|..",
+        "H": "##|.#\n#.|..\n#.|..",
+        "I": "#.|#.\n##|..\n#.|..",
+        "J": ".##\n##.\n#..",
+        "K": ".#.\n###\n.#.",
+        "L": "##.\n.##\n.#.",
+        "M": ".#|..\n##|#.\n.#|..",
+    },
+    "cube",
+)
+
+#: The 12 hexiamonds (6 triangles each), one letter each.
+HEXIAMONDS: dict[str, Piece] = _pieces(
+    {
+        "I": "######",
+        "O": "###\n###",
+        "P": "..#\n.#####",
+        "J": "#####\n#....",
+        "E": "#####\n..#..",
+        "H": "####\n.##.",
+        "F": "###\n.###",
+        "V": "####\n..##",
+        "C": "####\n##..",
+        "S": "###\n..###",
+        "X": ".###\n.###",
+        "G": "#.\n##\n##\n#.",
+    },
+    "triangle",
+)
+
+#: The 7 tetrahexes (4 hexagons each): bar, bee, arch, propeller, pistol, worm, wave.
+TETRAHEXES: dict[str, Piece] = _pieces(
+    {
+        "I": "# # # #",
+        "O": "# #\n # #",
+        "U": " # #\n#   #",
+        "Y": "#\n # #\n#",
+        "P": "# # #\n #",
+        "S": "# #\n   # #",
+        "J": "# # #\n     #",
+    },
+    "hex",
+)
+
+
+def solid(pieces: Mapping[str, Piece]) -> dict[str, Piece]:
+    """Flat pieces as one layer of cubes (the solid pentominoes: ``solid(PENTOMINOES)``).
+
+    >>> len(solid(PENTOMINOES)["X"].orientations())
+    3
+    """
+    out = {}
+    for name, p in pieces.items():
+        if p.grid != "square":
+            raise ValueError(
+                f"solid() takes pieces on the square grid; {name!r} is on the {p.grid} grid"
+            )
+        out[name] = Piece(name, frozenset((0, *x) for x in p.cells), "cube")
+    return out
+
+
 def free_polyominoes(size: int) -> list[frozenset[Cell]]:
     """Every free polyomino of ``size`` cells (one shape per class under rotation and
     reflection), in a fixed order: grown cell by cell, each class kept by its least form.
     """
     if size < 1:
         raise ValueError(f"free_polyominoes() needs size >= 1, got {size}")
-    shapes: set[frozenset[Cell]] = {frozenset({(0, 0)})}
+    return free_polyforms(size)
+
+
+def free_polyforms(
+    size: int, grid: str = "square", *, reflect: bool = True
+) -> list[frozenset[Cell]]:
+    """Every polyform of ``size`` cells on ``grid``, one shape per class under rotation
+    (and reflection, unless ``reflect=False``), in a fixed order: grown cell by cell,
+    each class kept by its least form.
+
+    >>> [len(free_polyforms(n, "triangle")) for n in range(1, 7)]
+    [1, 1, 1, 3, 4, 12]
+    >>> len(free_polyforms(4, "hex")), len(free_polyforms(5, "cube", reflect=False))
+    (7, 29)
+    """
+    if size < 1:
+        raise ValueError(f"free_polyforms() needs size >= 1, got {size}")
+    g = grids.grid(grid)
+    origin: Cell = (0,) * g.dims
+    shapes: set[frozenset[Cell]] = {frozenset({origin})}
     for _ in range(size - 1):
         grown: set[frozenset[Cell]] = set()
         for shape in shapes:
-            for r, c in shape:
-                for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            for x in shape:
+                for n in g.neighbours(x):
                     if n not in shape:
-                        grown.add(_canonical(shape | {n}))
+                        grown.add(_canonical(shape | {n}, g.name, reflect))
         shapes = grown
     return sorted(shapes, key=lambda s: sorted(s))
 
 
-def _canonical(cells: frozenset[Cell]) -> frozenset[Cell]:
-    forms = Piece("", _normalized(cells)).orientations()
+def _canonical(
+    cells: frozenset[Cell], grid: str = "square", reflect: bool = True
+) -> frozenset[Cell]:
+    forms = Piece("", grids.grid(grid).normalized(cells), grid).orientations(reflect=reflect)
     return min(forms, key=lambda s: sorted(s))
 
 
-_hexominoes: dict[str, Piece] = {}
+_generated: dict[str, dict[str, Piece]] = {}
 
 
 def __getattr__(name: str) -> dict[str, Piece]:
     """``HEXOMINOES``: the 35 free hexominoes, named H01..H35 in the order of
-    :func:`free_polyominoes`; generated on first use, so that importing costs nothing."""
-    if name == "HEXOMINOES":
-        if not _hexominoes:
-            for k, shape in enumerate(free_polyominoes(6), start=1):
-                _hexominoes[f"H{k:02d}"] = Piece(f"H{k:02d}", shape)
-        return _hexominoes
+    :func:`free_polyominoes`; ``PENTACUBES``: the 29 pentacubes (mirror pairs apart, as
+    physical pieces), named C01..C29 in the order of :func:`free_polyforms`.  Generated
+    on first use, so that importing costs nothing."""
+    kinds = {"HEXOMINOES": ("H", 6, "square", True), "PENTACUBES": ("C", 5, "cube", False)}
+    if name in kinds:
+        if name not in _generated:
+            letter, size, grid, reflect = kinds[name]
+            shapes = free_polyforms(size, grid, reflect=reflect)
+            _generated[name] = {
+                f"{letter}{k:02d}": Piece(f"{letter}{k:02d}", shape, grid)
+                for k, shape in enumerate(shapes, start=1)
+            }
+        return _generated[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Board(NamedTuple):
-    """A set of cells to be tiled, with the size of the rectangle that frames it."""
+    """A set of cells to be tiled, with the size of the frame that holds it: ``rows x
+    cols`` (and ``layers`` of them for cubes), on a grid (see :mod:`.grids`)."""
 
     rows: int
     cols: int
     cells: frozenset[Cell]
+    grid: str = "square"
+    layers: int = 1
+
+    @property
+    def frame(self) -> Cell:
+        """``(rows, cols)``, or ``(layers, rows, cols)`` for cubes."""
+        if self.grid == "cube":
+            return (self.layers, self.rows, self.cols)
+        return (self.rows, self.cols)
+
+    def draw(self) -> str:
+        """The board as a picture of its grid: ``#`` for its cells, ``.`` for holes."""
+        return _draw(self, {x: "#" for x in self.cells})
 
 
 def rectangle(rows: int, cols: int) -> Board:
@@ -172,7 +309,48 @@ def rectangle(rows: int, cols: int) -> Board:
     return Board(rows, cols, frozenset((r, c) for r in range(rows) for c in range(cols)))
 
 
-def board(picture: str) -> Board:
+def box(x: int, y: int, z: int) -> Board:
+    """The ``x`` by ``y`` by ``z`` box of cubes: ``z`` layers of ``y`` rows of ``x``.
+
+    >>> b = box(3, 4, 5)
+    >>> b.layers, b.rows, b.cols, len(b.cells)
+    (5, 4, 3, 60)
+    """
+    for side in (x, y, z):
+        if isinstance(side, bool) or not isinstance(side, int) or side < 1:
+            raise ValueError(f"box() needs whole sides >= 1, got {x!r}x{y!r}x{z!r}")
+    cells = frozenset((k, j, i) for k in range(z) for j in range(y) for i in range(x))
+    return Board(y, x, cells, "cube", z)
+
+
+def parallelogram(rows: int, cols: int, grid: str) -> Board:
+    """A parallelogram of ``rows`` rows, ``cols`` units long, on the ``triangle`` grid
+    (``2 * cols`` triangles a row) or the ``hex`` grid (``cols`` hexagons a row), each
+    row half a unit along from the one above, so that the sides meet at 60 degrees.
+
+    >>> print(parallelogram(2, 3, "triangle").draw())
+    ..######
+    .######.
+    >>> print(parallelogram(3, 3, "hex").draw())
+    # # # .
+     # # #
+    . # # #
+    """
+    if rows < 1 or cols < 1:
+        raise ValueError(f"parallelogram() needs sides >= 1, got {rows}x{cols}")
+    if grid == "triangle":
+        # Row r starts with a triangle pointing up (r + col even), half a unit left of
+        # the row above.
+        first = rows - 1 + (rows - 1) % 2
+        cells = frozenset((r, first - r + k) for r in range(rows) for k in range(2 * cols))
+        return Board(rows, first + 2 * cols, cells, "triangle")
+    if grid == "hex":
+        cells = frozenset((r, r + 2 * k) for r in range(rows) for k in range(cols))
+        return Board(rows, rows + 2 * cols - 2, cells, "hex")
+    raise ValueError(f"parallelogram() draws on the triangle or hex grid, got {grid!r}")
+
+
+def board(picture: str | Sequence[str], grid: str = "square") -> Board:
     """A board from an ASCII picture: ``.`` and spaces are holes, anything else a cell.
 
     >>> b = board('''
@@ -182,12 +360,20 @@ def board(picture: str) -> Board:
     ... ''')
     >>> b.rows, b.cols, len(b.cells)
     (3, 3, 8)
+
+    On another grid the picture is read as :func:`piece` reads one.
     """
-    lines = picture.strip("\n").splitlines()
-    cells = frozenset(_picture_cells(picture))
+    g = grids.grid(grid)
+    cells, frame = g.cells_of(picture, "the board picture")
     if not cells:
         raise ValueError("the board picture has no cells")
-    return Board(len(lines), max(len(line) for line in lines), cells)
+    if g.name == "cube":
+        return Board(frame[1], frame[2], frozenset(cells), "cube", frame[0])
+    return Board(frame[0], frame[1], frozenset(cells), g.name)
+
+
+def _draw(b: Board, letters: dict[Cell, str]) -> str:
+    return grids.grid(b.grid).draw(letters, b.frame)
 
 
 class Tiling(NamedTuple):
@@ -197,20 +383,52 @@ class Tiling(NamedTuple):
     pieces: tuple[tuple[str, frozenset[Cell]], ...]
 
     def grid(self) -> list[list[str | None]]:
-        """Rows of piece names (``None`` for holes)."""
+        """Rows of piece names (``None`` for holes); on the cube grid, the layers side
+        by side (see :meth:`layers`)."""
+        if self.board.grid == "cube":
+            rows: list[list[str | None]] = [[] for _ in range(self.board.rows)]
+            for z, layer in enumerate(self.layers()):
+                for r, row in enumerate(layer):
+                    rows[r] += ([None] if z else []) + row
+            return rows
         out: list[list[str | None]] = [[None] * self.board.cols for _ in range(self.board.rows)]
         for name, cells in self.pieces:
             for r, c in cells:
                 out[r][c] = name
         return out
 
+    def layers(self) -> list[list[list[str | None]]]:
+        """For a polycube tiling: each layer's rows of piece names (``None`` for holes)."""
+        b = self.board
+        layered: list[list[list[str | None]]] = [
+            [[None] * b.cols for _ in range(b.rows)] for _ in range(b.layers)
+        ]
+        for name, cells in self.pieces:
+            for cell in cells:
+                z, r, c = cell if len(cell) == 3 else (0, *cell)
+                layered[z][r][c] = name
+        return layered
+
     def __str__(self) -> str:
-        return "\n".join("".join((n or ".")[0] for n in row) for row in self.grid())
+        if self.board.grid == "square":
+            return "\n".join("".join((n or ".")[0] for n in row) for row in self.grid())
+        # One character a piece: its name's first, or (where two names share it, as
+        # PENTACUBES' C01..C29 do) letters and digits in the order of the names.
+        names = sorted({name for name, _ in self.pieces})
+        mark = {name: name[0] for name in names}
+        if len(set(mark.values())) < len(names):
+            symbols = string.ascii_uppercase + string.ascii_lowercase + string.digits
+            mark = {name: symbols[k % len(symbols)] for k, name in enumerate(names)}
+        letters = {cell: mark[name] for name, cells in self.pieces for cell in cells}
+        return _draw(self.board, letters)
 
     def svg(self, *, square: int = 40) -> str:
-        """An SVG picture: pieces coloured and named, borders between pieces."""
-        from ..render.svg import tiling
+        """An SVG picture: pieces coloured and named, borders between pieces (on the
+        cube grid, the layers side by side)."""
+        from ..render.svg import polyform_tiling, tiling
 
+        if self.board.grid != "square":
+            return polyform_tiling(self, size=square)
         return tiling(self, square=square)
 
     def _repr_svg_(self) -> str:
@@ -218,9 +436,9 @@ class Tiling(NamedTuple):
         return self.svg()
 
 
-def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
+def board_symmetries(board: Board) -> list[Callable[..., Cell]]:
     """The rotations and reflections of the board's cells that map them onto themselves
-    (the identity first).
+    (the identity first), on the board's grid.
 
     They are taken about the cells' own bounding box, not the frame the board was drawn
     in: a blank margin or an offset changes nothing.
@@ -228,48 +446,68 @@ def board_symmetries(board: Board) -> list[Callable[[int, int], Cell]]:
     >>> framed = board(".####\\n.####")
     >>> len(board_symmetries(framed)), len(board_symmetries(rectangle(2, 4)))
     (4, 4)
+    >>> len(board_symmetries(box(3, 3, 3))), len(board_symmetries(box(2, 3, 4)))
+    (48, 8)
     """
-    r0 = min(r for r, _ in board.cells)
-    c0 = min(c for _, c in board.cells)
-    h = max(r for r, _ in board.cells) - r0
-    w = max(c for _, c in board.cells) - c0
-    # Each map sends the box [r0, r0 + h] x [c0, c0 + w] onto itself (or, for the four
-    # that swap the axes, onto its transpose, which is the same box when h == w).
-    maps: list[Callable[[int, int], Cell]] = [
-        lambda r, c: (r, c),
-        lambda r, c: (2 * r0 + h - r, c),
-        lambda r, c: (r, 2 * c0 + w - c),
-        lambda r, c: (2 * r0 + h - r, 2 * c0 + w - c),
-    ]
-    if h == w:
-        maps += [
-            lambda r, c: (r0 + c - c0, c0 + r - r0),
-            lambda r, c: (r0 + w - (c - c0), c0 + r - r0),
-            lambda r, c: (r0 + c - c0, c0 + h - (r - r0)),
-            lambda r, c: (r0 + w - (c - c0), c0 + h - (r - r0)),
-        ]
-    return [g for g in maps if {g(r, c) for r, c in board.cells} == board.cells]
-
-
-def _placements(board: Board, piece: Piece, rotate: bool, reflect: bool) -> list[tuple[Cell, ...]]:
-    out = []
-    top = min(r for r, _ in board.cells)
-    left = min(c for _, c in board.cells)
-    bottom = max(r for r, _ in board.cells)
-    right = max(c for _, c in board.cells)
-    for shape in piece.orientations(rotate=rotate, reflect=reflect):
-        height = 1 + max(r for r, _ in shape)
-        width = 1 + max(c for _, c in shape)
-        for r0 in range(top, bottom - height + 2):
-            for c0 in range(left, right - width + 2):
-                placed = tuple((r + r0, c + c0) for r, c in sorted(shape))
-                if all(cell in board.cells for cell in placed):
-                    out.append(placed)
+    g = grids.grid(board.grid)
+    low = min(board.cells)
+    out: list[Callable[..., Cell]] = []
+    for m in g.maps():
+        image = [m(x) for x in board.cells]
+        # The translation that brings the image's least cell onto the board's (one of
+        # the grid's: a triangle pointing up stays up).
+        shift = tuple(p - q for p, q in zip(low, min(image), strict=True))
+        if (
+            g.moves(min(image), low)
+            and {tuple(p + d for p, d in zip(x, shift, strict=True)) for x in image} == board.cells
+        ):
+            out.append(_moved(m, shift))
     return out
 
 
-def _image(g: Callable[[int, int], Cell], placed: Iterable[Cell]) -> tuple[Cell, ...]:
-    return tuple(sorted(g(r, c) for r, c in placed))
+def _moved(m: Map, shift: Cell) -> Callable[..., Cell]:
+    """``m`` then a translation by ``shift``; takes a cell, or its coordinates apart
+    (``g(r, c)``, as before there were other grids)."""
+
+    if len(shift) == 2:
+        dr, dc = shift
+
+        def flat(*x: object) -> Cell:
+            r, c = m(x[0] if len(x) == 1 else x)  # type: ignore[arg-type]
+            return (r + dr, c + dc)
+
+        return flat
+    dz, dr, dc = shift
+
+    def solid(*x: object) -> Cell:
+        z, r, c = m(x[0] if len(x) == 1 else x)  # type: ignore[arg-type]
+        return (z + dz, r + dr, c + dc)
+
+    return solid
+
+
+def _placements(board: Board, piece: Piece, rotate: bool, reflect: bool) -> list[tuple[Cell, ...]]:
+    """Each orientation moved onto the board every way it fits, orientation by
+    orientation, in reading order of where its least cell lands."""
+    g = grids.grid(board.grid)
+    out = []
+    targets = sorted(board.cells)
+    for shape in piece.orientations(rotate=rotate, reflect=reflect):
+        cells = sorted(shape)
+        first = cells[0]
+        for b in targets:
+            if not g.moves(first, b):
+                continue
+            placed = tuple(
+                tuple(p + q - f for p, q, f in zip(x, b, first, strict=True)) for x in cells
+            )
+            if all(cell in board.cells for cell in placed):
+                out.append(placed)
+    return out
+
+
+def _image(g: Map, placed: Iterable[Cell]) -> tuple[Cell, ...]:
+    return tuple(sorted(g(x) for x in placed))
 
 
 class TilingCover(ExactCover):
@@ -279,6 +517,12 @@ class TilingCover(ExactCover):
 
     piece_of: tuple[str, ...] = ()
     copy_of: tuple[int, ...] = ()
+    #: With ``distinct``: the piece the symmetry cut thinned out (placed first), or None.
+    anchor: str | None = None
+    #: With ``distinct``: for an option ``j`` of the anchor whose tilings the cut leaves
+    #: more than one of in a class, the symmetries (with the piece renaming) under which
+    #: a tiling must be the least of its images; key -1: every tiling (no anchor).
+    checks: dict[int, list[tuple[Map, dict[str, str]]]] = {}  # noqa: RUF012
 
 
 def _coverable(area: int, sizes: list[int]) -> bool:
@@ -318,11 +562,18 @@ def tiling_problem(
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
     if not board.cells:
         raise ValueError("the board has no cells")
-    outside = [(r, c) for r, c in board.cells if not (0 <= r < board.rows and 0 <= c < board.cols)]
+    frame = board.frame
+    outside = [x for x in board.cells if not all(0 <= v < n for v, n in zip(x, frame, strict=True))]
     if outside:
         raise ValueError(
-            f"board cell {min(outside)} lies outside its {board.rows}x{board.cols} frame"
+            f"board cell {min(outside)} lies outside its {'x'.join(map(str, frame))} frame"
         )
+    for p in plist:
+        if p.grid != board.grid:
+            raise ValueError(
+                f"piece {p.name!r} is on the {p.grid} grid and the board on the {board.grid} "
+                "grid: pieces and board must share one grid"
+            )
     names = [p.name for p in plist]
     if len(set(names)) != len(names):
         raise ValueError(f"piece names must differ, got {names}")
@@ -353,8 +604,12 @@ def tiling_problem(
     placements = {p.name: _placements(board, p, rotate, reflect) for p in plist}
     cuts: dict[str, list[list[object]]] = {}
     secondary: list[object] = []
+    anchor: str | None = None
+    checks: dict[tuple[Cell, ...], list[tuple[Map, dict[str, str]]]] = {}
     if distinct:
-        placements, cuts, secondary = _symmetry_cut(board, plist, placements, rotate, reflect)
+        placements, cuts, secondary, anchor, checks = _symmetry_cut(
+            board, plist, placements, rotate, reflect
+        )
     options: list[list[object]] = []
     primary: list[object] = []
     piece_of: list[str] = []
@@ -380,6 +635,15 @@ def tiling_problem(
     cover = TilingCover(options, primary=[*cells, *primary], secondary=secondary)
     cover.piece_of = tuple(piece_of)
     cover.copy_of = tuple(copy_of)
+    cover.anchor = anchor
+    cover.checks = {}
+    if () in checks:
+        cover.checks[-1] = checks[()]
+    for j, option in enumerate(options):
+        if piece_of[j] == anchor and checks:
+            key = tuple(x for x in option if x in board.cells)
+            if key in checks:
+                cover.checks[j] = checks[key]
     # The memo count sweeps the cells along the board's short side, then the pieces.
     across = board.cols <= board.rows
     sweep = sorted(range(len(cells)), key=lambda i: cells[i] if across else cells[i][::-1])
@@ -422,62 +686,159 @@ def _anchor(plist: list[Piece]) -> Piece:
     return min(plist, key=lambda p: (len(p.orientations()), p.name))
 
 
+def problem_symmetries(
+    board: Board, plist: list[Piece], rotate: bool = True, reflect: bool = True
+) -> list[tuple[Map, dict[str, str]]]:
+    """The board's symmetries that map every tiling onto a tiling, each with the piece
+    renaming it makes (the identity first).
+
+    With pieces free to turn over, that is every symmetry of the board, renaming
+    nothing.  With one-sided pieces (``reflect=False``) a reflection turns each piece
+    into its mirror image: it counts when the mirror image of every piece is one piece
+    of the set (the Soma cube's two screws swap), and is left out otherwise.
+    """
+    group = board_symmetries(board)
+    g = grids.grid(board.grid)
+    forms = {p.name: frozenset(p.orientations(rotate=rotate, reflect=reflect)) for p in plist}
+    owners: dict[frozenset[frozenset[Cell]], list[str]] = {}
+    for name, f in forms.items():
+        owners.setdefault(f, []).append(name)
+    out: list[tuple[Map, dict[str, str]]] = []
+    first = {name: next(iter(f)) for name, f in forms.items()}
+    for m in group:
+        rename: dict[str, str] = {}
+        for name, f in forms.items():
+            if rotate:
+                # The rotations are a normal subgroup: m maps the orbit of one shape onto
+                # the orbit of its image, so where that image lies decides.
+                one = g.normalized(m(x) for x in first[name])
+                image = next((h for h in owners if one in h), frozenset({one}))
+            else:
+                image = frozenset(g.normalized(m(x) for x in shape) for shape in f)
+            if image == f:
+                rename[name] = name
+            elif len(owners.get(image, [])) == 1:
+                rename[name] = owners[image][0]
+            else:
+                break
+        else:
+            out.append((m, rename))
+    return out
+
+
+def _key(pieces: Iterable[tuple[str, Iterable[Cell]]]) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
+    return tuple(sorted((name, tuple(sorted(cells))) for name, cells in pieces))
+
+
+def least_image(t: Tiling, symmetries: list[tuple[Map, dict[str, str]]]) -> bool:
+    """Whether tiling ``t`` is the least of its images under ``symmetries`` (each
+    with its piece renaming), comparing pieces by name and cells."""
+    mine = _key(t.pieces)
+    for m, rename in symmetries:
+        image = _key((rename[name], [m(x) for x in cells]) for name, cells in t.pieces)
+        if image < mine:
+            return False
+    return True
+
+
 def _symmetry_cut(
     board: Board,
     plist: list[Piece],
     placements: dict[str, list[tuple[Cell, ...]]],
     rotate: bool,
     reflect: bool,
-) -> tuple[dict[str, list[tuple[Cell, ...]]], dict[str, list[list[object]]], list[object]]:
-    """Knuth's cut, so that each class of tilings under the board's symmetries is found
-    once: piece ``P`` (the most symmetric) keeps one placement per orbit; where that
-    placement is itself symmetric (stabilizer ``H``), a secondary item ``("cut", k)``
-    in it forbids the placements of an asymmetric piece ``Q`` that are not the least of
-    their ``H``-orbit.
+) -> tuple[
+    dict[str, list[tuple[Cell, ...]]],
+    dict[str, list[list[object]]],
+    list[object],
+    str | None,
+    dict[tuple[Cell, ...], list[tuple[Map, dict[str, str]]]],
+]:
+    """Knuth's cut, so that each class of tilings under the problem's symmetries (see
+    :func:`problem_symmetries`) is found once.
 
-    It is exact when no tiling is symmetric, which holds when some piece is used once
-    and has no symmetry itself (it would have to map onto itself): that is checked.
+    Piece ``P`` (the most symmetric of those every symmetry maps to themselves) keeps
+    one placement per orbit.  Where that placement is itself symmetric (stabilizer
+    ``H``), a helper piece ``Q`` that ``H`` maps to itself and none of whose placements
+    ``H`` fixes takes a secondary item ``("cut", k)`` in the placements that are not the
+    least of their ``H``-orbit, clashing with ``P`` there: exactly one tiling of each
+    class is left, and no tiling can be symmetric (its symmetry would fix ``Q``).
+
+    Where no helper qualifies (one-sided pieces whose mirror images swap, pieces that
+    all have symmetries of their own, tilings that may be symmetric), the tilings with
+    ``P`` there are checked instead as they are found: a tiling is kept when it is the
+    least of its images under ``H`` (returned as ``checks``, by the placement).  With
+    no such ``P`` at all, every tiling is checked under every symmetry (key ``()``).
+
+    Returns the placements kept, the cut items each placement takes, the secondary
+    items, the anchor's name and the checks.
     """
-    group = board_symmetries(board)
-    if len(group) == 1:
-        return placements, {}, []
-    if not (rotate and reflect):
-        raise ValueError("distinct=True needs pieces free to rotate and reflect")
-    shapes = [_canonical(p.cells) for p in plist]
+    symmetries = problem_symmetries(board, plist, rotate, reflect)
+    if len(symmetries) == 1:
+        return placements, {}, [], None, {}
+    fixed = [p for p in plist if all(rename[p.name] == p.name for _, rename in symmetries)]
+    if not fixed:
+        return placements, {}, [], None, {(): symmetries[1:]}
+    shapes = [_canonical(p.cells, p.grid) for p in plist]
+    full = len(grids.grid(board.grid).maps())
+    # Knuth's helper for the free case: a piece used once with no symmetry of its own.
     asymmetric = [
         p
         for p, shape in zip(plist, shapes, strict=True)
-        if shapes.count(shape) == 1 and len(p.orientations()) == 8
+        if shapes.count(shape) == 1 and len(p.orientations()) == full
     ]
-    if not asymmetric:
-        raise ValueError(
-            "distinct=True needs a piece that is used once and has no symmetry of its own "
-            "(so that no tiling can be symmetric)"
-        )
-    anchor = _anchor(plist)
-    helper = asymmetric[0] if asymmetric[0] is not anchor else asymmetric[-1]
+    anchor = _anchor(fixed)
+    preferred = [q for q in asymmetric if q is not anchor]
+    if asymmetric and asymmetric[0] is anchor:
+        preferred = preferred[::-1]  # as before: the last asymmetric piece
+    candidates = preferred + [q for q in plist if q is not anchor and q not in preferred]
     kept: list[tuple[Cell, ...]] = []
     anchor_cuts: list[list[object]] = []
     secondary: list[object] = []
-    helper_cuts: list[list[object]] = [[] for _ in placements[helper.name]]
+    helper_cuts: dict[str, list[list[object]]] = {}
+    checks: dict[tuple[Cell, ...], list[tuple[Map, dict[str, str]]]] = {}
+    helpers: dict[tuple[int, ...], Piece | None] = {}  # by stabilizer
     for placed in placements[anchor.name]:
-        orbit = [_image(g, placed) for g in group]
+        orbit = [_image(m, placed) for m, _ in symmetries]
         if min(orbit) != tuple(sorted(placed)):
             continue
         kept.append(placed)
-        stabilizer = [g for g, image in zip(group, orbit, strict=True) if image == orbit[0]]
-        if len(stabilizer) == 1 or helper is anchor:
+        stabilizer = [
+            sym for sym, image in zip(symmetries, orbit, strict=True) if image == orbit[0]
+        ]
+        if len(stabilizer) == 1:
+            anchor_cuts.append([])
+            continue
+        key = tuple(k for k, image in enumerate(orbit) if image == orbit[0])
+        if key not in helpers:
+            helpers[key] = next(
+                (
+                    q
+                    for q in candidates
+                    if all(rename[q.name] == q.name for _, rename in stabilizer)
+                    and not any(
+                        _image(m, spot) == spot
+                        for spot in placements[q.name]
+                        for m, _ in stabilizer[1:]
+                    )
+                ),
+                None,
+            )
+        helper = helpers[key]
+        if helper is None:
+            checks[tuple(sorted(placed))] = stabilizer[1:]
             anchor_cuts.append([])
             continue
         item = ("cut", len(secondary))
         secondary.append(item)
         anchor_cuts.append([item])
+        spots = helper_cuts.setdefault(helper.name, [[] for _ in placements[helper.name]])
         for k, q in enumerate(placements[helper.name]):
-            if min(_image(h, q) for h in stabilizer) != tuple(sorted(q)):
-                helper_cuts[k].append(item)
+            if min(_image(m, q) for m, _ in stabilizer) != tuple(sorted(q)):
+                spots[k].append(item)
     out = dict(placements)
     out[anchor.name] = kept
-    return out, {anchor.name: anchor_cuts, helper.name: helper_cuts}, secondary
+    return out, {anchor.name: anchor_cuts, **helper_cuts}, secondary, anchor.name, checks
 
 
 def tile(
@@ -520,10 +881,7 @@ def tile(
     )
     # The piece the symmetry cut thinned out goes first (distinct=True allows no copies,
     # but a piece may be left out with copies 0).
-    plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
-    used = [p for p in plist if (copies or {}).get(p.name, 1) != 0]
-    first = _anchor(used).name if distinct and len(board_symmetries(board)) > 1 else None
-    fast = BitboardTiling.of(board, problem, first)
+    fast = BitboardTiling.of(board, problem, problem.anchor)
 
     def decode(solution: tuple[int, ...]) -> Tiling:
         placed: list[tuple[str, frozenset[Cell]]] = []
@@ -532,7 +890,46 @@ def tile(
             placed.append((problem.piece_of[j], frozenset(cells)))
         return Tiling(board, tuple(sorted(placed, key=lambda p: (p[0], min(p[1])))))
 
-    return Solutions(Search(fast) if fast else problem.search(), decode)
+    stream = Solutions(Search(fast) if fast else problem.search(), decode)
+    checks = problem.checks
+    if not checks:
+        return stream
+    everywhere = checks.get(-1)
+    anchor = problem.anchor
+
+    def kept(t: Tiling) -> bool:
+        # A tiling the cut may have found in more than one form: the least one stays.
+        if everywhere is not None:
+            return least_image(t, everywhere)
+        cells = next(tuple(sorted(c)) for name, c in t.pieces if name == anchor)
+        symmetries = spots.get(cells)
+        return symmetries is None or least_image(t, symmetries)
+
+    spots = {
+        tuple(x for x in problem.options[j] if x in board.cells): sym
+        for j, sym in checks.items()
+        if j >= 0
+    }
+    return stream.filter(kept)
+
+
+def _fill_order(board: Board) -> list[Cell]:
+    """The cells in the bitboard engine's fill order: along the short side, so that a
+    corner left empty is soon noticed.  On a square board, column by column when it is
+    no taller than wide; on other grids the axes go from the longest (slowest) to the
+    shortest (fastest), measured on the cells (a column of triangles or hexagons is half
+    a unit wide)."""
+    if board.grid == "square":
+        across = board.rows <= board.cols
+        return sorted(board.cells, key=lambda rc: (rc[1], rc[0]) if across else rc)
+    dims = len(next(iter(board.cells)))
+    extent = [
+        (max(x[a] for x in board.cells) - min(x[a] for x in board.cells) + 1)
+        / (2 if board.grid != "cube" and a == 1 else 1)
+        for a in range(dims)
+    ]
+    axes = sorted(range(dims), key=lambda a: (-extent[a], -a))
+    return sorted(board.cells, key=lambda x: tuple(x[a] for a in axes))
 
 
 class BitboardTiling:
@@ -554,12 +951,14 @@ class BitboardTiling:
         first: tuple[tuple[int, int, int, int], ...],
         copies: tuple[int, ...],
         cover: DLXProblem | None = None,
+        neighbours: tuple[int, ...] = (),
     ) -> None:
         self.cells = cells
         self.anchored = anchored
         self.first = first
         self.copies = copies
         self.cover = cover
+        self.neighbours = neighbours
 
     def memo_cover(self) -> MemoCover | None:
         """The exact cover this was built from, as the memo count takes it."""
@@ -576,9 +975,7 @@ class BitboardTiling:
             # A full board is a tiling here, but with pieces used any number of times
             # and others a fixed number, a full board may leave a fixed piece unused.
             return None
-        # Fill along the short side, so that a corner left empty is soon noticed.
-        across = board.rows <= board.cols
-        order = sorted(board.cells, key=lambda rc: (rc[1], rc[0]) if across else rc)
+        order = _fill_order(board)
         bit = {cell: 1 << i for i, cell in enumerate(order)}
         cut_bit = {item: 1 << i for i, item in enumerate(cuts)}
         names: dict[str, int] = {}
@@ -603,18 +1000,35 @@ class BitboardTiling:
                 leading.append(placement)
             else:
                 anchored[((mask & -mask).bit_length() - 1)].append(placement)
+        # Off the square grid (polycubes above all, where a walled-in cell is common
+        # and found late), the engine checks the cells around each piece it places for
+        # pockets of one or two empty cells, which no piece of 3 cells or more fills.
+        neighbours: tuple[int, ...] = ()
+        smallest = min((sum(1 for x in rest if x in bit) for rest in cover.options), default=0)
+        if board.grid != "square" and smallest >= 3:
+            g = grids.grid(board.grid)
+            neighbours = tuple(
+                sum(bit[n] for n in g.neighbours(cell) if n in bit) for cell in order
+            )
         return cls(
             len(order),
             tuple(map(tuple, anchored)),
             tuple(leading),
             tuple(copies),
             cover.problem,
+            neighbours,
         )
 
     def engine(self) -> Engine:
         module = _native.load("lazysearch.puzzles._tiling")
-        engine: Engine = module.TilingEngine(self.cells, self.anchored, self.first, self.copies)
+        engine: Engine = module.TilingEngine(
+            self.cells, self.anchored, self.first, self.copies, self.neighbours
+        )
         return engine
 
     def fingerprint(self) -> str:
+        if self.neighbours:  # the walled-in check prunes: another tree
+            return fingerprint(
+                (self.cells, self.anchored, self.first, self.copies, self.neighbours)
+            )
         return fingerprint((self.cells, self.anchored, self.first, self.copies))

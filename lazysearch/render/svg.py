@@ -8,6 +8,7 @@ pixels, capped so that a huge board opens at a sensible size.
 from __future__ import annotations
 
 import colorsys
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -262,7 +263,7 @@ def tiling(t: Tiling, *, square: int = 40) -> str:
     """The board with each piece in its own colour, its name in its middle, and a heavy
     border wherever two pieces (or a piece and the outside) meet."""
     rows, cols = t.board.rows, t.board.cols
-    owner: dict[tuple[int, int], int] = {}
+    owner: dict[tuple[int, ...], int] = {}
     for k, (_, cells) in enumerate(t.pieces):
         for cell in cells:
             owner[cell] = k
@@ -366,3 +367,94 @@ def kakuro_board(
         )
     title = f"kakuro {puzzle.name}" if puzzle.name else f"kakuro {rows}x{cols}"
     return document(rows, cols, body, square=size, title=title)
+
+
+#: Height of a unit triangle, and half the width of a unit hexagon (circumradius 1).
+ROOT3_2 = 0.8660254037844386
+
+
+def _cell_polygon(grid: str, cell: tuple[int, ...], cols: int) -> list[tuple[float, float]]:
+    """The corners of a cell, in board units: squares of side 1 (a polycube's layers side
+    by side, one square apart), triangles of side 1, pointy-top hexagons of radius 1."""
+    if grid == "cube":
+        z, r, c = cell
+        x = z * (cols + 1) + c
+        return [(x, r), (x + 1, r), (x + 1, r + 1), (x, r + 1)]
+    r, c = cell
+    if grid == "triangle":
+        left, top, bottom = c / 2, r * ROOT3_2, (r + 1) * ROOT3_2
+        if (r + c) % 2 == 0:  # pointing up
+            return [(left, bottom), (left + 0.5, top), (left + 1, bottom)]
+        return [(left, top), (left + 1, top), (left + 0.5, bottom)]
+    if grid == "hex":
+        cx, cy = (c + 1) * ROOT3_2, r * 1.5 + 1
+        return [
+            (cx, cy - 1),
+            (cx + ROOT3_2, cy - 0.5),
+            (cx + ROOT3_2, cy + 0.5),
+            (cx, cy + 1),
+            (cx - ROOT3_2, cy + 0.5),
+            (cx - ROOT3_2, cy - 0.5),
+        ]
+    return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+
+def polyform_tiling(t: Tiling, *, size: int = 40) -> str:
+    """A tiling on any grid (see :mod:`lazysearch.puzzles.grids`): each piece in its own
+    colour with its name on its middle cell and a heavy outline; a polycube's layers are
+    drawn side by side, top layer first."""
+    b = t.board
+    grid = b.grid
+    cols = b.cols
+    body = []
+    outlines = []
+    labels = []
+    for k, (name, cells) in enumerate(t.pieces):
+        colour = PALETTE[k % len(PALETTE)]
+        shapes = []
+        # An edge drawn once by the piece's cells is on its outline; twice, inside it.
+        edges: dict[tuple[tuple[float, float], tuple[float, float]], int] = {}
+        for cell in sorted(cells):
+            corners = [(round(x, 4), round(y, 4)) for x, y in _cell_polygon(grid, cell, cols)]
+            shapes.append("M" + "L".join(f"{_number(x)} {_number(y)}" for x, y in corners) + "z")
+            for a, z in zip(corners, corners[1:] + corners[:1], strict=True):
+                key = (min(a, z), max(a, z))
+                edges[key] = edges.get(key, 0) + 1
+        body.append(
+            f'<path d="{"".join(shapes)}" fill="{colour}" stroke="{colour}" '
+            f'stroke-width="0.02"><title>{escape(name)}</title></path>'
+        )
+        outlines += [
+            f"M{_number(a[0])} {_number(a[1])}L{_number(z[0])} {_number(z[1])}"
+            for (a, z), n in sorted(edges.items())
+            if n == 1
+        ]
+        # The name on the middle cell (of each layer the piece is in, for polycubes).
+        parts: dict[int, list[tuple[int, ...]]] = {}
+        for cell in cells:
+            parts.setdefault(cell[0] if grid == "cube" else 0, []).append(cell)
+        for part in parts.values():
+            polygons = [_cell_polygon(grid, cell, cols) for cell in part]
+            centres = [
+                (sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p)) for p in polygons
+            ]
+            mx = sum(x for x, _ in centres) / len(centres)
+            my = sum(y for _, y in centres) / len(centres)
+            x, y = min(centres, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
+            labels.append(
+                f'<text x="{_number(x)}" y="{_number(y)}" font-size="0.45" '
+                'font-family="sans-serif" text-anchor="middle" dominant-baseline="central">'
+                f"{escape(name)}</text>"
+            )
+    for start in range(0, len(outlines), 500):
+        body.append(
+            f'<path d="{"".join(outlines[start : start + 500])}" stroke="#222" '
+            'stroke-width="0.08" stroke-linecap="round" fill="none"/>'
+        )
+    body += labels
+    corners = [p for cell in b.cells for p in _cell_polygon(grid, cell, cols)]
+    width = max(x for x, _ in corners) + 0.1
+    height = max(y for _, y in corners) + 0.1
+    kind = {"cube": "polycube", "triangle": "polyiamond", "hex": "polyhex"}.get(grid, "polyomino")
+    w, h = math.ceil(width), math.ceil(height)
+    return document(h, w, body, square=size, title=f"a {kind} tiling")
