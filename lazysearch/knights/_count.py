@@ -210,6 +210,16 @@ class FrontierCounter:
     cpb: cython.int[::1]
     sign: cython.int[::1]  # +1 or -1 by the square's colour
     surplus: cython.int[::1]  # sum of 2 * sign (1 * sign for a start) over squares >= i
+    # Squares not yet taken that depend on the frontier for their edges (fewer untaken
+    # neighbours than they need), after square i: entries look_at[i] to look_at[i+1],
+    # each the edges still missing with every frontier neighbour FULL (look_need), the
+    # edges it needs (look_cap: 1 for a given start, which cannot be one short), how
+    # many frontier neighbours it has (look_n) and their positions (look_pos, 4 each).
+    look_at: cython.int[::1]
+    look_need: cython.int[::1]
+    look_cap: cython.int[::1]
+    look_n: cython.int[::1]
+    look_pos: cython.int[::1]
 
     k: cython.int
     n: cython.int
@@ -285,6 +295,26 @@ class FrontierCounter:
             surplus[i] = surplus[i + 1] + caps[i] * sign[i]
         self.sign = _buffers.ints(sign, compiled)  # type: ignore[assignment]
         self.surplus = _buffers.ints(surplus, compiled)  # type: ignore[assignment]
+        look_at = [0]
+        look_need: list[int] = []
+        look_cap: list[int] = []
+        look_n: list[int] = []
+        look_pos: list[int] = []
+        for i in range(total):
+            for j in range(i + 1, min(total, i + w + 1)):
+                untaken = sum(1 for x in back[j] if x > i) + sum(1 for x in ahead[j])
+                taken = [x for x in back[j] if x <= i]
+                if taken and untaken < caps[j]:
+                    look_need.append(caps[j] - untaken)
+                    look_cap.append(caps[j])
+                    look_n.append(len(taken))
+                    look_pos += [x - i + w for x in taken] + [0] * (4 - len(taken))
+            look_at.append(len(look_need))
+        self.look_at = _buffers.ints(look_at, compiled)  # type: ignore[assignment]
+        self.look_need = _buffers.ints(look_need or [0], compiled)  # type: ignore[assignment]
+        self.look_cap = _buffers.ints(look_cap or [0], compiled)  # type: ignore[assignment]
+        self.look_n = _buffers.ints(look_n or [0], compiled)  # type: ignore[assignment]
+        self.look_pos = _buffers.ints(look_pos or [0], compiled)  # type: ignore[assignment]
 
     def initial(self) -> dict[int, int]:
         """The table before any square is taken: every position ``FULL`` (no square)."""
@@ -596,6 +626,17 @@ class FrontierCounter:
             balance += need * self.sign[i - w + p]
             if need > self.rem[q + p]:
                 if need - 1 > self.rem[q + p]:
+                    return DROPPED
+                short += 1
+        # The squares ahead that only the frontier can still give their edges: each one
+        # short is a tour end, two short is no tour.
+        for q in range(self.look_at[i], self.look_at[i + 1]):
+            need = self.look_need[q]
+            for p in range(self.look_n[q]):
+                if self.nxt[self.look_pos[4 * q + p]] != FULL:
+                    need -= 1
+            if need > 0:
+                if need > 1 or self.look_cap[q] == 1:
                     return DROPPED
                 short += 1
         open_ends: cython.int = self.ends_allowed - ends
