@@ -115,6 +115,34 @@ def test_squares_ahead_that_only_the_frontier_can_serve_prune_frontiers_early() 
     assert result.peak_states <= 1000
 
 
+def test_two_word_tables_keep_keys_past_two_to_the_64() -> None:
+    # Boards 8 wide have frontiers of 17 squares: keys of two 64-bit words.
+    module = _native.load("lazysearch.knights._count")
+    table = module.Table(100, size=4, limbs=1, kw=2)
+    entries = {5: 1, 5 | 1 << 64: 2, 5 | 7 << 64: 3, 6 << 64: 2**64 - 1}
+    assert module.STATUS[table.load(entries)] == "ok"
+    assert module.STATUS[table.load({5 | 7 << 64: 4})] == "ok"
+    assert table.items() == {**entries, 5 | 7 << 64: 7}
+    assert module.STATUS[table.load({1 << 128: 1})] == "overflow"
+    assert module.STATUS[module.Table(100, kw=1).load({1 << 64: 1})] == "overflow"
+
+
+def test_the_two_word_tables_step_as_the_dicts_do_on_an_8_wide_board() -> None:
+    module = _native.load("lazysearch.knights._count")
+    counter = module.FrontierCounter(8, 8, -1, True)
+    table = counter.initial()
+    src = module.Table(10**6, kw=2)
+    dst = module.Table(10**6, kw=2)
+    assert module.STATUS[src.load(table)] == "ok"
+    for i in range(14):
+        table = counter.step(i, table)
+        assert module.STATUS[counter.step_fast(i, src, dst)] == "ok"
+        src, dst = dst, src
+        dst.clear()
+        assert src.items() == table
+    assert len(table) > 100 and max(table) >> 64  # keys past 64 bits were compared
+
+
 def test_too_many_states_is_a_clear_error_before_memory_runs_out() -> None:
     with pytest.raises(TooManyStatesError, match=r"6x6 needs more than max_states=1,000"):
         frontier_count(6, 6, closed=True, max_states=1000)

@@ -54,6 +54,12 @@ MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio).
 GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+#: Mixes a two-word key's high word into its low one before Fibonacci hashing.
+GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
+
+#: Successor frontiers gathered before they are added to a table (one frontier's
+#: successors, 11 at most, always fit after the batch's threshold).
+BATCH = cython.declare(cython.int, 256)
 
 # What taking a square does to one frontier (:meth:`FrontierCounter._advance`).
 DROPPED = cython.declare(cython.int, 0)
@@ -69,29 +75,33 @@ STATUS = ("ok", "overflow", "full")
 
 @cython.cclass
 class Table:
-    """A hash table from packed frontiers (64-bit keys) to counts of ``limbs`` 64-bit
+    """A hash table from packed frontiers (keys of ``kw`` 64-bit words: one for
+    frontiers up to ``W = 15`` squares, two up to 29) to counts of ``limbs`` 64-bit
     words (below ``2**(64 * limbs)``), open addressing with linear probing, doubled when
-    half full.  Slot ``s`` takes ``limbs + 1`` words from ``s * (limbs + 1)``: its key,
-    then its count, least significant word first (one cache line for a few).  ``limit``
-    bounds the number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
+    half full.  Slot ``s`` takes ``kw + limbs`` words from ``s * (kw + limbs)``: its key,
+    low word first, then its count, least significant word first (one cache line for a
+    few).  ``limit`` bounds the number of frontiers it takes (:meth:`add` says
+    ``FULL_UP`` past it)."""
 
     slots: cython.ulonglong[::1]
     scratch: cython.ulonglong[::1]
     size = cython.declare(cython.Py_ssize_t, visibility="readonly")
     used = cython.declare(cython.Py_ssize_t, visibility="readonly")
     limbs = cython.declare(cython.int, visibility="readonly")
+    kw = cython.declare(cython.int, visibility="readonly")
     limit: cython.Py_ssize_t
     shift: cython.int
 
-    def __init__(self, limit: int, size: int = 1024, limbs: int = 1) -> None:
+    def __init__(self, limit: int, size: int = 1024, limbs: int = 1, kw: int = 1) -> None:
         self.limit = limit
         self.limbs = limbs
+        self.kw = kw
         self.scratch = _buffers.filled64(limbs, 0, COMPILED)  # type: ignore[assignment]
         self._allocate(size)
 
     def _allocate(self, size: int) -> None:
         self.slots = _buffers.filled64(  # type: ignore[assignment]
-            (self.limbs + 1) * size, EMPTY, COMPILED
+            (self.kw + self.limbs) * size, EMPTY, COMPILED
         )
         self.size = size
         self.used = 0
@@ -101,30 +111,36 @@ class Table:
         """Empty the table (its size stays)."""
         slot: cython.Py_ssize_t
         for slot in range(self.size):
-            self.slots[(self.limbs + 1) * slot] = EMPTY
+            self.slots[(self.kw + self.limbs) * slot] = EMPTY
         self.used = 0
 
     def load(self, table: dict[int, int]) -> int:
-        """Add every entry of ``table`` (keys below ``2**64``); returns ``OK`` or why not."""
+        """Add every entry of ``table`` (keys below ``2**(64 * kw)``); returns ``OK`` or
+        why not."""
         status: cython.int
         t: cython.int
         for key, count in table.items():
-            if key > MASK64 or count >> (64 * self.limbs):
+            if key >> (64 * self.kw) or count >> (64 * self.limbs):
                 return OVERFLOW
             for t in range(self.limbs):
                 self.scratch[t] = (count >> (64 * t)) & MASK64
-            status = self.add(key, self.scratch, 0)
+            status = self.add(key & MASK64, key >> 64, self.scratch, 0)
             if status != OK:
                 return status
         return OK
 
     def items(self) -> dict[int, int]:
         """The table as a dict."""
+        stride = self.kw + self.limbs
         return {
-            int(self.slots[(self.limbs + 1) * slot]): self.count_at((self.limbs + 1) * slot + 1)
+            self.key_at(stride * slot): self.count_at(stride * slot + self.kw)
             for slot in range(self.size)
-            if self.slots[(self.limbs + 1) * slot] != EMPTY
+            if self.slots[stride * slot] != EMPTY
         }
+
+    def key_at(self, at: int) -> int:
+        """The key whose low word is at ``slots[at]``."""
+        return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.kw))
 
     def count_at(self, at: int) -> int:
         """The count whose least significant word is at ``slots[at]``."""
@@ -132,24 +148,37 @@ class Table:
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    @cython.inline
+    def home(self, lo: cython.ulonglong, hi: cython.ulonglong) -> cython.Py_ssize_t:
+        """The slot where the probe for key ``(lo, hi)`` begins."""
+        return (((lo ^ (hi * GOLDEN_HI)) * GOLDEN) & MASK64) >> self.shift
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def add(
-        self, key: cython.ulonglong, words: cython.ulonglong[::1], at: cython.Py_ssize_t
+        self,
+        lo: cython.ulonglong,
+        hi: cython.ulonglong,
+        words: cython.ulonglong[::1],
+        at: cython.Py_ssize_t,
     ) -> cython.int:
-        """Add the count ``words[at : at + limbs]`` to ``key``'s entry."""
+        """Add the count ``words[at : at + limbs]`` to the entry of key ``(lo, hi)``
+        (``hi`` is 0 for one-word keys)."""
         mask: cython.Py_ssize_t = self.size - 1
-        stride: cython.Py_ssize_t = self.limbs + 1
-        slot: cython.Py_ssize_t = ((key * GOLDEN) & MASK64) >> self.shift
+        kw: cython.Py_ssize_t = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
+        slot: cython.Py_ssize_t = self.home(lo, hi)
         base: cython.Py_ssize_t
         t: cython.int
         carry: cython.ulonglong
         part: cython.ulonglong
         total: cython.ulonglong
         while self.slots[stride * slot] != EMPTY:
-            if self.slots[stride * slot] == key:
-                base = stride * slot + 1
+            if self.slots[stride * slot] == lo and (kw == 1 or self.slots[stride * slot + 1] == hi):
+                base = stride * slot + kw
                 carry = 0
                 for t in range(self.limbs):
                     part = (words[at + t] + carry) & MASK64
@@ -163,9 +192,11 @@ class Table:
         if self.used >= self.limit:
             return FULL_UP
         base = stride * slot
-        self.slots[base] = key
+        self.slots[base] = lo
+        if kw == 2:
+            self.slots[base + 1] = hi
         for t in range(self.limbs):
-            self.slots[base + 1 + t] = words[at + t]
+            self.slots[base + kw + t] = words[at + t]
         self.used += 1
         if 2 * self.used > self.size:
             self._grow()
@@ -179,12 +210,18 @@ class Table:
     def _grow(self) -> cython.void:
         old = self.slots
         size: cython.Py_ssize_t = self.size
-        stride: cython.Py_ssize_t = self.limbs + 1
+        kw: cython.Py_ssize_t = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
         slot: cython.Py_ssize_t
         self._allocate(2 * size)
         for slot in range(size):
             if old[stride * slot] != EMPTY:
-                self.add(old[stride * slot], old, stride * slot + 1)
+                self.add(
+                    old[stride * slot],
+                    old[stride * slot + 1] if kw == 2 else 0,
+                    old,
+                    stride * slot + kw,
+                )
 
 
 @cython.cclass
@@ -230,6 +267,12 @@ class FrontierCounter:
     ends: cython.int
     key_lo: cython.ulonglong
     key_hi: cython.ulonglong
+    # Successor frontiers waiting to be added (:meth:`_flush`): keys and where in the
+    # source table their counts are.
+    batch_lo: cython.ulonglong[::1]
+    batch_hi: cython.ulonglong[::1]
+    batch_at: cython.longlong[::1]
+    sink: cython.ulonglong
     finished = cython.declare(object, visibility="public")
 
     def __init__(self, k: int, n: int, start: int, closed: bool) -> None:
@@ -289,6 +332,9 @@ class FrontierCounter:
         self.free = _buffers.zeros(4, compiled)  # type: ignore[assignment]
         self.cpa = _buffers.zeros(11, compiled)  # type: ignore[assignment]
         self.cpb = _buffers.zeros(11, compiled)  # type: ignore[assignment]
+        self.batch_lo = _buffers.filled64(BATCH, 0, compiled)  # type: ignore[assignment]
+        self.batch_hi = _buffers.filled64(BATCH, 0, compiled)  # type: ignore[assignment]
+        self.batch_at = _buffers.zeros64(BATCH, compiled)  # type: ignore[assignment]
         sign = [1 if (i // k + i % k) % 2 == 0 else -1 for i in range(total)]
         surplus = [0] * (total + 1)
         for i in range(total - 1, -1, -1):
@@ -393,33 +439,66 @@ class FrontierCounter:
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def step_fast(self, i: cython.int, src: Table, dst: Table) -> cython.int:
-        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15``, counts of
-        ``src.limbs`` words, as ``dst``'s): ``dst`` gets the table after square ``i``.
-        Returns ``OK``, or ``OVERFLOW`` / ``FULL_UP`` when a count or the number of
-        frontiers went past what ``dst`` may hold (then ``dst`` is incomplete and
-        :attr:`finished` unchanged)."""
+        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15`` squares in
+        one-word keys, up to 29 in two, counts of ``src.limbs`` words, as ``dst``'s):
+        ``dst`` gets the table after square ``i``.  Returns ``OK``, or ``OVERFLOW`` /
+        ``FULL_UP`` when a count or the number of frontiers went past what ``dst`` may
+        hold (then ``dst`` is incomplete and :attr:`finished` unchanged)."""
         last: cython.bint = i == self.total - 1
         slots = src.slots
-        stride: cython.Py_ssize_t = src.limbs + 1
+        kw: cython.Py_ssize_t = src.kw
+        stride: cython.Py_ssize_t = kw + src.limbs
         slot: cython.Py_ssize_t
         ways: cython.int
         c: cython.int
         r: cython.int
         status: cython.int
+        waiting: cython.int = 0
         done: object = 0
         for slot in range(src.size):
             if slots[stride * slot] == EMPTY:
                 continue
-            ways = self._load(i, slots[stride * slot], 0)
+            ways = self._load(i, slots[stride * slot], slots[stride * slot + 1] if kw == 2 else 0)
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:  # only with the last square: no hurry
-                    done = done + src.count_at(stride * slot + 1)
+                    done = done + src.count_at(stride * slot + kw)
                 elif r == NEXT:
-                    status = dst.add(self.key_lo, slots, stride * slot + 1)
-                    if status != OK:
-                        return status
+                    self.batch_lo[waiting] = self.key_lo
+                    self.batch_hi[waiting] = self.key_hi
+                    self.batch_at[waiting] = stride * slot + kw
+                    waiting += 1
+            if waiting > BATCH - 12:
+                status = self._flush(waiting, slots, dst)
+                waiting = 0
+                if status != OK:
+                    return status
+        status = self._flush(waiting, slots, dst)
+        if status != OK:
+            return status
         self.finished = self.finished + done
+        return OK
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _flush(self, waiting: cython.int, counts: cython.ulonglong[::1], dst: Table) -> cython.int:
+        """Add the ``waiting`` frontiers of the batch to ``dst``, their counts in
+        ``counts``.  Their home slots are read first, all at once, so that the memory
+        fetches overlap (each would otherwise stall its own add)."""
+        e: cython.int
+        status: cython.int
+        seen: cython.ulonglong = 0
+        stride: cython.Py_ssize_t = dst.kw + dst.limbs
+        for e in range(waiting):
+            seen ^= dst.slots[stride * dst.home(self.batch_lo[e], self.batch_hi[e])]
+        self.sink = seen
+        for e in range(waiting):
+            status = dst.add(self.batch_lo[e], self.batch_hi[e], counts, self.batch_at[e])
+            if status != OK:
+                return status
         return OK
 
     def successors(self, i: cython.int, key: object) -> list[tuple[int, int, object]]:

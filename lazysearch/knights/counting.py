@@ -128,7 +128,8 @@ def frontier_count(
         first, table = saved.square, saved.table
         counter.finished = saved.finished
         result.states = list(saved.states)
-    fast = module.COMPILED and 2 * k + 1 <= 15
+    fast = module.COMPILED and 2 * k + 1 <= 29
+    kw = 1 if 2 * k + 1 <= 15 else 2  # 64-bit words per frontier in the compiled tables
     src: Any = None
     dst: Any = None
     peak = 0
@@ -148,8 +149,8 @@ def frontier_count(
         if fast:
             while True:
                 if src is None:  # (re)made from ``table``, the table before square i
-                    src = module.Table(limit, limbs=limbs)
-                    dst = module.Table(limit, limbs=limbs)
+                    src = module.Table(limit, limbs=limbs, kw=kw)
+                    dst = module.Table(limit, limbs=limbs, kw=kw)
                     status = module.STATUS[src.load(table)]
                     if status == "overflow":  # a count of ``table`` is wider still
                         limbs *= 2
@@ -167,7 +168,7 @@ def frontier_count(
                 table = src.items()
                 limbs *= 2
                 src = dst = None
-            peak = max(peak, 8 * (limbs + 1) * (src.size + dst.size))
+            peak = max(peak, 8 * (limbs + kw) * (src.size + dst.size))
             src, dst = dst, src
             dst.clear()
             result.states.append(src.used)
