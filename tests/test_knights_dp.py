@@ -4,6 +4,8 @@ every start, open and closed; the published counts; big counts; bad input."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -141,6 +143,38 @@ def test_the_two_word_tables_step_as_the_dicts_do_on_an_8_wide_board() -> None:
         dst.clear()
         assert src.items() == table
     assert len(table) > 100 and max(table) >> 64  # keys past 64 bits were compared
+
+
+_SHORT_OF_MEMORY = """
+import resource
+import sys
+
+from lazysearch.knights.counting import TooManyStatesError, frontier_count
+
+frontier_count(5, 6)  # the engine loaded before the limit
+with open("/proc/self/statm") as statm:
+    pages = int(statm.read().split()[0])
+limit = pages * resource.getpagesize() + (96 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+try:
+    frontier_count(7, 9, max_states=10**9)
+except TooManyStatesError as error:
+    print(error)
+    sys.exit(3)
+"""
+
+
+@pytest.mark.skipif(not compiled(), reason="the compiled tables only")
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="Linux only")
+def test_a_table_the_machine_has_no_memory_for_is_a_clear_error() -> None:
+    # A doubling the machine refuses (here: 96 MB of address space left) was ignored
+    # and the count went on in a table filling up; now it stops with a clear error.
+    run = subprocess.run(
+        [sys.executable, "-c", _SHORT_OF_MEMORY], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "7x9: the machine had no memory for a table of more than" in run.stdout
+    assert "MemoryError" not in run.stderr
 
 
 def test_too_many_states_is_a_clear_error_before_memory_runs_out() -> None:

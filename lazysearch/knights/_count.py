@@ -70,7 +70,8 @@ NEXT = cython.declare(cython.int, 2)
 OK = cython.declare(cython.int, 0)
 OVERFLOW = cython.declare(cython.int, 1)
 FULL_UP = cython.declare(cython.int, 2)
-STATUS = ("ok", "overflow", "full")
+NO_MEMORY = cython.declare(cython.int, 3)
+STATUS = ("ok", "overflow", "full", "memory")
 
 
 @cython.cclass
@@ -199,7 +200,7 @@ class Table:
             self.slots[base + kw + t] = words[at + t]
         self.used += 1
         if 2 * self.used > self.size:
-            self._grow()
+            return self._grow()
         return OK
 
     @cython.cfunc
@@ -207,13 +208,18 @@ class Table:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
-    def _grow(self) -> cython.void:
+    def _grow(self) -> cython.int:
+        """Double the table; ``NO_MEMORY`` (the table as it was) when the machine has
+        not the memory."""
         old = self.slots
         size: cython.Py_ssize_t = self.size
         kw: cython.Py_ssize_t = self.kw
         stride: cython.Py_ssize_t = kw + self.limbs
         slot: cython.Py_ssize_t
-        self._allocate(2 * size)
+        try:
+            self._allocate(2 * size)
+        except MemoryError:
+            return NO_MEMORY
         for slot in range(size):
             if old[stride * slot] != EMPTY:
                 self.add(
@@ -222,6 +228,7 @@ class Table:
                     old,
                     stride * slot + kw,
                 )
+        return OK
 
 
 @cython.cclass

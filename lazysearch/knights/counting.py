@@ -156,11 +156,11 @@ def frontier_count(
                         limbs *= 2
                         src = dst = None
                         continue
-                    if status == "full":
-                        raise _too_many(limit, rows, cols, i, total)
+                    if status in ("full", "memory"):
+                        raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
                 status = module.STATUS[counter.step_fast(i, src, dst)]
-                if status == "full":
-                    raise _too_many(limit, rows, cols, i, total)
+                if status in ("full", "memory"):
+                    raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
                 if status == "ok":
                     break
                 # A count past 2**(64 * limbs): the same square again, counts twice as
@@ -338,8 +338,21 @@ def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
 
 
 def _too_many(
-    limit: int, rows: int, cols: int, i: int, total: int, what: str = "counting the tours of"
+    limit: int,
+    rows: int,
+    cols: int,
+    i: int,
+    total: int,
+    what: str = "counting the tours of",
+    used: int = 0,
+    memory: str = "full",
 ) -> TooManyStatesError:
+    if memory == "memory":  # the machine refused a table before max_states was reached
+        return TooManyStatesError(
+            f"{what} {rows}x{cols}: the machine had no memory for a table of more than "
+            f"{used:,} frontiers (reached at square {i + 1} of {total}; "
+            f"max_states={limit:,})"
+        )
     return TooManyStatesError(
         f"{what} {rows}x{cols} needs more than max_states={limit:,} "
         f"frontiers (reached at square {i + 1} of {total}); raise max_states if the "
