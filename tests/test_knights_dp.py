@@ -4,6 +4,8 @@ every start, open and closed; the published counts; big counts; bad input."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -106,6 +108,75 @@ def test_statistics() -> None:
     assert seen == [(i + 1) / 30 for i in range(30)]
 
 
+def test_squares_ahead_that_only_the_frontier_can_serve_prune_frontiers_early() -> None:
+    # A square not yet taken with fewer untaken neighbours than it needs edges depends on
+    # the frontier: frontiers that leave it short are dropped at once (3,654 frontiers at
+    # the peak of 5x6 closed without, 753 with; 6x6 closed: 147,050 and 34,937).
+    result = frontier_count(5, 6, closed=True)
+    assert result.count == 8
+    assert result.peak_states <= 1000
+
+
+def test_two_word_tables_keep_keys_past_two_to_the_64() -> None:
+    # Boards 8 wide have frontiers of 17 squares: keys of two 64-bit words.
+    module = _native.load("lazysearch.knights._count")
+    table = module.Table(100, size=4, limbs=1, kw=2)
+    entries = {5: 1, 5 | 1 << 64: 2, 5 | 7 << 64: 3, 6 << 64: 2**64 - 1}
+    assert module.STATUS[table.load(entries)] == "ok"
+    assert module.STATUS[table.load({5 | 7 << 64: 4})] == "ok"
+    assert table.items() == {**entries, 5 | 7 << 64: 7}
+    assert module.STATUS[table.load({1 << 128: 1})] == "overflow"
+    assert module.STATUS[module.Table(100, kw=1).load({1 << 64: 1})] == "overflow"
+
+
+def test_the_two_word_tables_step_as_the_dicts_do_on_an_8_wide_board() -> None:
+    module = _native.load("lazysearch.knights._count")
+    counter = module.FrontierCounter(8, 8, -1, True)
+    table = counter.initial()
+    src = module.Table(10**6, kw=2)
+    dst = module.Table(10**6, kw=2)
+    assert module.STATUS[src.load(table)] == "ok"
+    for i in range(14):
+        table = counter.step(i, table)
+        assert module.STATUS[counter.step_fast(i, src, dst)] == "ok"
+        src, dst = dst, src
+        dst.clear()
+        assert src.items() == table
+    assert len(table) > 100 and max(table) >> 64  # keys past 64 bits were compared
+
+
+_SHORT_OF_MEMORY = """
+import resource
+import sys
+
+from lazysearch.knights.counting import TooManyStatesError, frontier_count
+
+frontier_count(5, 6)  # the engine loaded before the limit
+with open("/proc/self/statm") as statm:
+    pages = int(statm.read().split()[0])
+limit = pages * resource.getpagesize() + (96 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+try:
+    frontier_count(7, 9, max_states=10**9)
+except TooManyStatesError as error:
+    print(error)
+    sys.exit(3)
+"""
+
+
+@pytest.mark.skipif(not compiled(), reason="the compiled tables only")
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="Linux only")
+def test_a_table_the_machine_has_no_memory_for_is_a_clear_error() -> None:
+    # A doubling the machine refuses (here: 96 MB of address space left) was ignored
+    # and the count went on in a table filling up; now it stops with a clear error.
+    run = subprocess.run(
+        [sys.executable, "-c", _SHORT_OF_MEMORY], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 3, run.stderr[-2000:]
+    assert "7x9: the machine had no memory for a table of more than" in run.stdout
+    assert "MemoryError" not in run.stderr
+
+
 def test_too_many_states_is_a_clear_error_before_memory_runs_out() -> None:
     with pytest.raises(TooManyStatesError, match=r"6x6 needs more than max_states=1,000"):
         frontier_count(6, 6, closed=True, max_states=1000)
@@ -127,6 +198,16 @@ def test_bad_input(call: object, words: str) -> None:
 def test_auto_picks_the_program_on_narrow_boards() -> None:
     # 3x40 closed: the walk would take far longer than this test runs.
     assert knights.count_closed(3, 40) == frontier_count(3, 40, closed=True).count > 10**15
+
+
+def test_auto_follows_the_measured_crossovers() -> None:
+    from lazysearch.knights.solver import _auto_method
+
+    # docs/knights.md: the program from 4x8, 5x8 and 6x7 (open and closed) on.
+    assert [_auto_method(4, n, False) for n in (7, 8)] == ["enumerate", "dp"]
+    assert [_auto_method(n, 5, True) for n in (6, 8)] == ["enumerate", "dp"]
+    assert [_auto_method(6, n, True) for n in (6, 7)] == ["enumerate", "dp"]
+    assert [_auto_method(6, n, False) for n in (6, 7)] == ["enumerate", "dp"]
 
 
 def test_cli_counts_by_the_program(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,6 +54,12 @@ MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio).
 GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+#: Mixes a two-word key's high word into its low one before Fibonacci hashing.
+GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
+
+#: Successor frontiers gathered before they are added to a table (one frontier's
+#: successors, 11 at most, always fit after the batch's threshold).
+BATCH = cython.declare(cython.int, 256)
 
 # What taking a square does to one frontier (:meth:`FrontierCounter._advance`).
 DROPPED = cython.declare(cython.int, 0)
@@ -64,34 +70,39 @@ NEXT = cython.declare(cython.int, 2)
 OK = cython.declare(cython.int, 0)
 OVERFLOW = cython.declare(cython.int, 1)
 FULL_UP = cython.declare(cython.int, 2)
-STATUS = ("ok", "overflow", "full")
+NO_MEMORY = cython.declare(cython.int, 3)
+STATUS = ("ok", "overflow", "full", "memory")
 
 
 @cython.cclass
 class Table:
-    """A hash table from packed frontiers (64-bit keys) to counts of ``limbs`` 64-bit
+    """A hash table from packed frontiers (keys of ``kw`` 64-bit words: one for
+    frontiers up to ``W = 15`` squares, two up to 29) to counts of ``limbs`` 64-bit
     words (below ``2**(64 * limbs)``), open addressing with linear probing, doubled when
-    half full.  Slot ``s`` takes ``limbs + 1`` words from ``s * (limbs + 1)``: its key,
-    then its count, least significant word first (one cache line for a few).  ``limit``
-    bounds the number of frontiers it takes (:meth:`add` says ``FULL_UP`` past it)."""
+    half full.  Slot ``s`` takes ``kw + limbs`` words from ``s * (kw + limbs)``: its key,
+    low word first, then its count, least significant word first (one cache line for a
+    few).  ``limit`` bounds the number of frontiers it takes (:meth:`add` says
+    ``FULL_UP`` past it)."""
 
     slots: cython.ulonglong[::1]
     scratch: cython.ulonglong[::1]
     size = cython.declare(cython.Py_ssize_t, visibility="readonly")
     used = cython.declare(cython.Py_ssize_t, visibility="readonly")
     limbs = cython.declare(cython.int, visibility="readonly")
+    kw = cython.declare(cython.int, visibility="readonly")
     limit: cython.Py_ssize_t
     shift: cython.int
 
-    def __init__(self, limit: int, size: int = 1024, limbs: int = 1) -> None:
+    def __init__(self, limit: int, size: int = 1024, limbs: int = 1, kw: int = 1) -> None:
         self.limit = limit
         self.limbs = limbs
+        self.kw = kw
         self.scratch = _buffers.filled64(limbs, 0, COMPILED)  # type: ignore[assignment]
         self._allocate(size)
 
     def _allocate(self, size: int) -> None:
         self.slots = _buffers.filled64(  # type: ignore[assignment]
-            (self.limbs + 1) * size, EMPTY, COMPILED
+            (self.kw + self.limbs) * size, EMPTY, COMPILED
         )
         self.size = size
         self.used = 0
@@ -101,30 +112,36 @@ class Table:
         """Empty the table (its size stays)."""
         slot: cython.Py_ssize_t
         for slot in range(self.size):
-            self.slots[(self.limbs + 1) * slot] = EMPTY
+            self.slots[(self.kw + self.limbs) * slot] = EMPTY
         self.used = 0
 
     def load(self, table: dict[int, int]) -> int:
-        """Add every entry of ``table`` (keys below ``2**64``); returns ``OK`` or why not."""
+        """Add every entry of ``table`` (keys below ``2**(64 * kw)``); returns ``OK`` or
+        why not."""
         status: cython.int
         t: cython.int
         for key, count in table.items():
-            if key > MASK64 or count >> (64 * self.limbs):
+            if key >> (64 * self.kw) or count >> (64 * self.limbs):
                 return OVERFLOW
             for t in range(self.limbs):
                 self.scratch[t] = (count >> (64 * t)) & MASK64
-            status = self.add(key, self.scratch, 0)
+            status = self.add(key & MASK64, key >> 64, self.scratch, 0)
             if status != OK:
                 return status
         return OK
 
     def items(self) -> dict[int, int]:
         """The table as a dict."""
+        stride = self.kw + self.limbs
         return {
-            int(self.slots[(self.limbs + 1) * slot]): self.count_at((self.limbs + 1) * slot + 1)
+            self.key_at(stride * slot): self.count_at(stride * slot + self.kw)
             for slot in range(self.size)
-            if self.slots[(self.limbs + 1) * slot] != EMPTY
+            if self.slots[stride * slot] != EMPTY
         }
+
+    def key_at(self, at: int) -> int:
+        """The key whose low word is at ``slots[at]``."""
+        return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.kw))
 
     def count_at(self, at: int) -> int:
         """The count whose least significant word is at ``slots[at]``."""
@@ -132,24 +149,37 @@ class Table:
 
     @cython.cfunc
     @cython.exceptval(check=False)
+    @cython.inline
+    def home(self, lo: cython.ulonglong, hi: cython.ulonglong) -> cython.Py_ssize_t:
+        """The slot where the probe for key ``(lo, hi)`` begins."""
+        return (((lo ^ (hi * GOLDEN_HI)) * GOLDEN) & MASK64) >> self.shift
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def add(
-        self, key: cython.ulonglong, words: cython.ulonglong[::1], at: cython.Py_ssize_t
+        self,
+        lo: cython.ulonglong,
+        hi: cython.ulonglong,
+        words: cython.ulonglong[::1],
+        at: cython.Py_ssize_t,
     ) -> cython.int:
-        """Add the count ``words[at : at + limbs]`` to ``key``'s entry."""
+        """Add the count ``words[at : at + limbs]`` to the entry of key ``(lo, hi)``
+        (``hi`` is 0 for one-word keys)."""
         mask: cython.Py_ssize_t = self.size - 1
-        stride: cython.Py_ssize_t = self.limbs + 1
-        slot: cython.Py_ssize_t = ((key * GOLDEN) & MASK64) >> self.shift
+        kw: cython.Py_ssize_t = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
+        slot: cython.Py_ssize_t = self.home(lo, hi)
         base: cython.Py_ssize_t
         t: cython.int
         carry: cython.ulonglong
         part: cython.ulonglong
         total: cython.ulonglong
         while self.slots[stride * slot] != EMPTY:
-            if self.slots[stride * slot] == key:
-                base = stride * slot + 1
+            if self.slots[stride * slot] == lo and (kw == 1 or self.slots[stride * slot + 1] == hi):
+                base = stride * slot + kw
                 carry = 0
                 for t in range(self.limbs):
                     part = (words[at + t] + carry) & MASK64
@@ -163,12 +193,14 @@ class Table:
         if self.used >= self.limit:
             return FULL_UP
         base = stride * slot
-        self.slots[base] = key
+        self.slots[base] = lo
+        if kw == 2:
+            self.slots[base + 1] = hi
         for t in range(self.limbs):
-            self.slots[base + 1 + t] = words[at + t]
+            self.slots[base + kw + t] = words[at + t]
         self.used += 1
         if 2 * self.used > self.size:
-            self._grow()
+            return self._grow()
         return OK
 
     @cython.cfunc
@@ -176,15 +208,27 @@ class Table:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
-    def _grow(self) -> cython.void:
+    def _grow(self) -> cython.int:
+        """Double the table; ``NO_MEMORY`` (the table as it was) when the machine has
+        not the memory."""
         old = self.slots
         size: cython.Py_ssize_t = self.size
-        stride: cython.Py_ssize_t = self.limbs + 1
+        kw: cython.Py_ssize_t = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
         slot: cython.Py_ssize_t
-        self._allocate(2 * size)
+        try:
+            self._allocate(2 * size)
+        except MemoryError:
+            return NO_MEMORY
         for slot in range(size):
             if old[stride * slot] != EMPTY:
-                self.add(old[stride * slot], old, stride * slot + 1)
+                self.add(
+                    old[stride * slot],
+                    old[stride * slot + 1] if kw == 2 else 0,
+                    old,
+                    stride * slot + kw,
+                )
+        return OK
 
 
 @cython.cclass
@@ -210,6 +254,16 @@ class FrontierCounter:
     cpb: cython.int[::1]
     sign: cython.int[::1]  # +1 or -1 by the square's colour
     surplus: cython.int[::1]  # sum of 2 * sign (1 * sign for a start) over squares >= i
+    # Squares not yet taken that depend on the frontier for their edges (fewer untaken
+    # neighbours than they need), after square i: entries look_at[i] to look_at[i+1],
+    # each the edges still missing with every frontier neighbour FULL (look_need), the
+    # edges it needs (look_cap: 1 for a given start, which cannot be one short), how
+    # many frontier neighbours it has (look_n) and their positions (look_pos, 4 each).
+    look_at: cython.int[::1]
+    look_need: cython.int[::1]
+    look_cap: cython.int[::1]
+    look_n: cython.int[::1]
+    look_pos: cython.int[::1]
 
     k: cython.int
     n: cython.int
@@ -220,6 +274,12 @@ class FrontierCounter:
     ends: cython.int
     key_lo: cython.ulonglong
     key_hi: cython.ulonglong
+    # Successor frontiers waiting to be added (:meth:`_flush`): keys and where in the
+    # source table their counts are.
+    batch_lo: cython.ulonglong[::1]
+    batch_hi: cython.ulonglong[::1]
+    batch_at: cython.longlong[::1]
+    sink: cython.ulonglong
     finished = cython.declare(object, visibility="public")
 
     def __init__(self, k: int, n: int, start: int, closed: bool) -> None:
@@ -279,12 +339,35 @@ class FrontierCounter:
         self.free = _buffers.zeros(4, compiled)  # type: ignore[assignment]
         self.cpa = _buffers.zeros(11, compiled)  # type: ignore[assignment]
         self.cpb = _buffers.zeros(11, compiled)  # type: ignore[assignment]
+        self.batch_lo = _buffers.filled64(BATCH, 0, compiled)  # type: ignore[assignment]
+        self.batch_hi = _buffers.filled64(BATCH, 0, compiled)  # type: ignore[assignment]
+        self.batch_at = _buffers.zeros64(BATCH, compiled)  # type: ignore[assignment]
         sign = [1 if (i // k + i % k) % 2 == 0 else -1 for i in range(total)]
         surplus = [0] * (total + 1)
         for i in range(total - 1, -1, -1):
             surplus[i] = surplus[i + 1] + caps[i] * sign[i]
         self.sign = _buffers.ints(sign, compiled)  # type: ignore[assignment]
         self.surplus = _buffers.ints(surplus, compiled)  # type: ignore[assignment]
+        look_at = [0]
+        look_need: list[int] = []
+        look_cap: list[int] = []
+        look_n: list[int] = []
+        look_pos: list[int] = []
+        for i in range(total):
+            for j in range(i + 1, min(total, i + w + 1)):
+                untaken = sum(1 for x in back[j] if x > i) + sum(1 for x in ahead[j])
+                taken = [x for x in back[j] if x <= i]
+                if taken and untaken < caps[j]:
+                    look_need.append(caps[j] - untaken)
+                    look_cap.append(caps[j])
+                    look_n.append(len(taken))
+                    look_pos += [x - i + w for x in taken] + [0] * (4 - len(taken))
+            look_at.append(len(look_need))
+        self.look_at = _buffers.ints(look_at, compiled)  # type: ignore[assignment]
+        self.look_need = _buffers.ints(look_need or [0], compiled)  # type: ignore[assignment]
+        self.look_cap = _buffers.ints(look_cap or [0], compiled)  # type: ignore[assignment]
+        self.look_n = _buffers.ints(look_n or [0], compiled)  # type: ignore[assignment]
+        self.look_pos = _buffers.ints(look_pos or [0], compiled)  # type: ignore[assignment]
 
     def initial(self) -> dict[int, int]:
         """The table before any square is taken: every position ``FULL`` (no square)."""
@@ -363,33 +446,66 @@ class FrontierCounter:
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def step_fast(self, i: cython.int, src: Table, dst: Table) -> cython.int:
-        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15``, counts of
-        ``src.limbs`` words, as ``dst``'s): ``dst`` gets the table after square ``i``.
-        Returns ``OK``, or ``OVERFLOW`` / ``FULL_UP`` when a count or the number of
-        frontiers went past what ``dst`` may hold (then ``dst`` is incomplete and
-        :attr:`finished` unchanged)."""
+        """:meth:`step` on fixed-size tables (frontiers up to ``W = 15`` squares in
+        one-word keys, up to 29 in two, counts of ``src.limbs`` words, as ``dst``'s):
+        ``dst`` gets the table after square ``i``.  Returns ``OK``, or ``OVERFLOW`` /
+        ``FULL_UP`` when a count or the number of frontiers went past what ``dst`` may
+        hold (then ``dst`` is incomplete and :attr:`finished` unchanged)."""
         last: cython.bint = i == self.total - 1
         slots = src.slots
-        stride: cython.Py_ssize_t = src.limbs + 1
+        kw: cython.Py_ssize_t = src.kw
+        stride: cython.Py_ssize_t = kw + src.limbs
         slot: cython.Py_ssize_t
         ways: cython.int
         c: cython.int
         r: cython.int
         status: cython.int
+        waiting: cython.int = 0
         done: object = 0
         for slot in range(src.size):
             if slots[stride * slot] == EMPTY:
                 continue
-            ways = self._load(i, slots[stride * slot], 0)
+            ways = self._load(i, slots[stride * slot], slots[stride * slot + 1] if kw == 2 else 0)
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:  # only with the last square: no hurry
-                    done = done + src.count_at(stride * slot + 1)
+                    done = done + src.count_at(stride * slot + kw)
                 elif r == NEXT:
-                    status = dst.add(self.key_lo, slots, stride * slot + 1)
-                    if status != OK:
-                        return status
+                    self.batch_lo[waiting] = self.key_lo
+                    self.batch_hi[waiting] = self.key_hi
+                    self.batch_at[waiting] = stride * slot + kw
+                    waiting += 1
+            if waiting > BATCH - 12:
+                status = self._flush(waiting, slots, dst)
+                waiting = 0
+                if status != OK:
+                    return status
+        status = self._flush(waiting, slots, dst)
+        if status != OK:
+            return status
         self.finished = self.finished + done
+        return OK
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _flush(self, waiting: cython.int, counts: cython.ulonglong[::1], dst: Table) -> cython.int:
+        """Add the ``waiting`` frontiers of the batch to ``dst``, their counts in
+        ``counts``.  Their home slots are read first, all at once, so that the memory
+        fetches overlap (each would otherwise stall its own add)."""
+        e: cython.int
+        status: cython.int
+        seen: cython.ulonglong = 0
+        stride: cython.Py_ssize_t = dst.kw + dst.limbs
+        for e in range(waiting):
+            seen ^= dst.slots[stride * dst.home(self.batch_lo[e], self.batch_hi[e])]
+        self.sink = seen
+        for e in range(waiting):
+            status = dst.add(self.batch_lo[e], self.batch_hi[e], counts, self.batch_at[e])
+            if status != OK:
+                return status
         return OK
 
     def successors(self, i: cython.int, key: object) -> list[tuple[int, int, object]]:
@@ -596,6 +712,17 @@ class FrontierCounter:
             balance += need * self.sign[i - w + p]
             if need > self.rem[q + p]:
                 if need - 1 > self.rem[q + p]:
+                    return DROPPED
+                short += 1
+        # The squares ahead that only the frontier can still give their edges: each one
+        # short is a tour end, two short is no tour.
+        for q in range(self.look_at[i], self.look_at[i + 1]):
+            need = self.look_need[q]
+            for p in range(self.look_n[q]):
+                if self.nxt[self.look_pos[4 * q + p]] != FULL:
+                    need -= 1
+            if need > 0:
+                if need > 1 or self.look_cap[q] == 1:
                     return DROPPED
                 short += 1
         open_ends: cython.int = self.ends_allowed - ends

@@ -128,7 +128,8 @@ def frontier_count(
         first, table = saved.square, saved.table
         counter.finished = saved.finished
         result.states = list(saved.states)
-    fast = module.COMPILED and 2 * k + 1 <= 15
+    fast = module.COMPILED and 2 * k + 1 <= 29
+    kw = 1 if 2 * k + 1 <= 15 else 2  # 64-bit words per frontier in the compiled tables
     src: Any = None
     dst: Any = None
     peak = 0
@@ -148,18 +149,18 @@ def frontier_count(
         if fast:
             while True:
                 if src is None:  # (re)made from ``table``, the table before square i
-                    src = module.Table(limit, limbs=limbs)
-                    dst = module.Table(limit, limbs=limbs)
+                    src = module.Table(limit, limbs=limbs, kw=kw)
+                    dst = module.Table(limit, limbs=limbs, kw=kw)
                     status = module.STATUS[src.load(table)]
                     if status == "overflow":  # a count of ``table`` is wider still
                         limbs *= 2
                         src = dst = None
                         continue
-                    if status == "full":
-                        raise _too_many(limit, rows, cols, i, total)
+                    if status in ("full", "memory"):
+                        raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
                 status = module.STATUS[counter.step_fast(i, src, dst)]
-                if status == "full":
-                    raise _too_many(limit, rows, cols, i, total)
+                if status in ("full", "memory"):
+                    raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
                 if status == "ok":
                     break
                 # A count past 2**(64 * limbs): the same square again, counts twice as
@@ -167,7 +168,7 @@ def frontier_count(
                 table = src.items()
                 limbs *= 2
                 src = dst = None
-            peak = max(peak, 8 * (limbs + 1) * (src.size + dst.size))
+            peak = max(peak, 8 * (limbs + kw) * (src.size + dst.size))
             src, dst = dst, src
             dst.clear()
             result.states.append(src.used)
@@ -337,8 +338,21 @@ def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
 
 
 def _too_many(
-    limit: int, rows: int, cols: int, i: int, total: int, what: str = "counting the tours of"
+    limit: int,
+    rows: int,
+    cols: int,
+    i: int,
+    total: int,
+    what: str = "counting the tours of",
+    used: int = 0,
+    memory: str = "full",
 ) -> TooManyStatesError:
+    if memory == "memory":  # the machine refused a table before max_states was reached
+        return TooManyStatesError(
+            f"{what} {rows}x{cols}: the machine had no memory for a table of more than "
+            f"{used:,} frontiers (reached at square {i + 1} of {total}; "
+            f"max_states={limit:,})"
+        )
     return TooManyStatesError(
         f"{what} {rows}x{cols} needs more than max_states={limit:,} "
         f"frontiers (reached at square {i + 1} of {total}); raise max_states if the "

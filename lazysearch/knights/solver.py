@@ -521,18 +521,18 @@ METHODS = ("auto", "dp", "enumerate")
 
 def _auto_method(rows: int, cols: int, closed: bool) -> str:
     """``"dp"`` or ``"enumerate"``: which counts this board faster (measured on the
-    2-core development machine, compiled; docs/knights.md has the table).
+    2-core development machine, compiled, CPU time; docs/knights.md has the table).
 
     The walk costs about the number of tours, which grows exponentially with the board;
     the program costs about its frontiers, which grow with the short side and only
     linearly with the length.  So the walk wins on small boards and the program from a
-    length that depends on the width: 4x8 open 0.05 s walking against 0.07 s, 4x9 0.41 s
-    against 0.10 s; 5x7 open 0.48 s against 1.6 s, 5x8 from a corner 5.1 s against
-    2.6 s; 5x8 closed 0.07 s against 0.17 s, 5x10 minutes against 0.6 s; 6x7 closed
-    1.1 s against 4.2 s, 6x8 76 s against 10 s.
+    length that depends on the width: 4x7 open 0.007 s walking against 0.012 s, 4x8
+    0.043 s against 0.024 s; 5x7 open 0.44 s against 0.45 s, 5x8 from a corner 4.8 s
+    against 0.8 s; 5x6 closed walks in 0.1 ms, 5x8 closed 0.066 s against 0.053 s; 6x6
+    closed 0.010 s against 0.080 s, 6x7 closed 1.05 s against 0.84 s.
     """
     k, n = sorted((rows, cols))
-    shortest = {4: 9, 5: 9 if closed else 8, 6: 8 if closed else 7}
+    shortest = {4: 8, 5: 8, 6: 7}
     if k <= 3 or k >= 7 or n >= shortest[k]:
         return "dp"
     return "enumerate"
