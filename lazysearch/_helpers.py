@@ -13,14 +13,21 @@ The processes are started on first use and kept for later calls (a count of a fe
 milliseconds is not swamped by starting processes); they are daemons, stopped at exit,
 and replaced whenever a call ends abnormally (an error, Ctrl-C), so no stale answer is
 ever read.
+
+A helper never outlives its caller, whatever kills the caller (``kill -9`` included):
+see :func:`watch_parent`.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import multiprocessing
+import os
 import signal
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
@@ -36,6 +43,42 @@ LOCK_TIMEOUT = 10.0
 
 #: In a helper process: its team's shared counter of jobs taken (see :func:`claimed`).
 _team_counter: Any = None
+
+#: Seconds between a helper's looks at who its parent is (see :func:`watch_parent`).
+WATCH_EVERY = 0.2
+
+#: prctl(2) option: the signal a process gets when the thread that made it ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def watch_parent(parent: int, death_signal: bool = True) -> None:
+    """In a child process: end it as soon as ``parent`` (its caller's pid) is gone.
+
+    Two watches, so that a caller killed by anything (``kill -9`` included) takes its
+    helpers with it: on Linux, when ``death_signal``, the kernel sends this process
+    SIGKILL when the thread that started it ends (``prctl(PR_SET_PDEATHSIG)``; so only
+    for processes started by the main thread, which ends only with the process); and on
+    any system a daemon thread looks every :data:`WATCH_EVERY` seconds whether the
+    process has been handed to another parent (its parent died) and then exits.  The
+    thread sleeps in between and takes the GIL only to look.
+    """
+    if death_signal and sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl in this C library: the thread does it
+            pass
+    if os.getppid() != parent:  # the caller died before the watch was set
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(WATCH_EVERY)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="lazysearch-watch-parent", daemon=True).start()
 
 
 def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
@@ -61,14 +104,23 @@ def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
         yield jobs[taken]
 
 
-def _serve(conn: Connection, counter: Any) -> None:
+def _serve(
+    conn: Connection, counter: Any, parent: int, death_signal: bool, inherited: list[int]
+) -> None:
     """A helper's loop: ``("set", value)`` keeps ``value`` (the problem, sent once per
     call); ``("run", function, args)`` answers ``(True, function(value, *args))`` or
     ``(False, error)``; ``None`` or a closed pipe ends it.  ``counter`` is the team's
-    shared count of jobs taken."""
+    shared count of jobs taken; ``parent``, the caller's pid, is watched
+    (:func:`watch_parent`); ``inherited`` are the caller's ends of the team's pipes,
+    copied into this process by ``fork``: closed here, so that the caller's death closes
+    the pipe this helper reads."""
     global _team_counter
     _team_counter = counter
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    watch_parent(parent, death_signal)
     # A forked helper inherits the caller's heap: left to the collector, every full
     # collection would walk (and so copy, page by page) all of it.
     gc.freeze()
@@ -114,9 +166,18 @@ class Helpers:
         self.counter = context.Value("q", 0)
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
+        forked = context.get_start_method() == "fork"
+        main = threading.current_thread() is threading.main_thread()
         for _ in range(size):
             mine, theirs = context.Pipe()
-            proc = context.Process(target=_serve, args=(theirs, self.counter), daemon=True)
+            # A forked helper holds copies of the caller's ends of the pipes made so
+            # far, its own included: it closes them (spawned ones hold none).
+            ours = [c.fileno() for c in (*self.conns, mine, *_kept_conns())] if forked else []
+            proc = context.Process(
+                target=_serve,
+                args=(theirs, self.counter, os.getpid(), main, ours),
+                daemon=True,
+            )
             proc.start()
             theirs.close()
             self.conns.append(mine)
@@ -166,6 +227,10 @@ class Helpers:
 
 
 _kept: dict[int, Helpers] = {}
+
+
+def _kept_conns() -> list[Connection]:
+    return [conn for team in _kept.values() for conn in team.conns]
 
 
 def helpers(size: int) -> Helpers:

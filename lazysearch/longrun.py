@@ -64,7 +64,9 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
 
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".lazysearch-", suffix=".tmp", dir=folder)
+    _remove_stale_temporaries(path)
+    prefix = f"{_temporary_prefix(path)}{os.getpid()}."
+    fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(record, handle, separators=(",", ":"))
@@ -76,6 +78,40 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def _temporary_prefix(path: str) -> str:
+    """The start of the names of ``path``'s temporary files (the writer's pid follows)."""
+    return f".lazysearch-{os.path.basename(path)}."
+
+
+def _remove_stale_temporaries(path: str) -> None:
+    """Remove the temporary files of ``path`` left by writers that are gone (a ``kill
+    -9`` between creating one and renaming it), so that they never pile up; a live
+    process's file (a writer at work) is left alone."""
+    folder = os.path.dirname(os.path.abspath(path))
+    prefix = _temporary_prefix(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) :].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, name))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, Any]:

@@ -321,6 +321,17 @@ def count(
     return total
 
 
+def _own_pool(n_workers: int) -> ProcessPoolExecutor:
+    """A process pool whose workers end with the caller, whatever kills it
+    (:func:`lazysearch._helpers.watch_parent`)."""
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(
+        n_workers, initializer=_helpers.watch_parent, initargs=(os.getpid(), main)
+    )
+
+
 def solutions_task(
     problem: Problem, prefix: Sequence[int], position: Sequence[int], state: int
 ) -> tuple[list[tuple[Any, ...]], int]:
@@ -349,7 +360,7 @@ def iterate(
     """
     n_workers, tasks, _, above = _plan(search, workers, executor, depth)
     own = executor is None
-    pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
+    pool: Executor = _own_pool(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
     pending: deque[Future[tuple[list[tuple[Any, ...]], int]]] = deque()
     queue = iter(tasks)
