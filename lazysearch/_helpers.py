@@ -81,16 +81,33 @@ def watch_parent(parent: int, death_signal: bool = True) -> None:
     threading.Thread(target=watch, name="lazysearch-watch-parent", daemon=True).start()
 
 
+#: In a helper process: its pipe to the caller (see :func:`report`).
+_team_conn: Connection | None = None
+
+
+class CounterLost(LazysearchError):
+    """The team's count of jobs taken stayed locked: a process died holding it."""
+
+
 def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
     """The jobs of ``jobs`` that this process takes, in order: each process of a team
     iterating over the same list gets a different share, and together they get every
     job once.  ``counter`` is the team's (:attr:`Helpers.counter`); a helper leaves it
     out and uses its own team's."""
+    for _, job in claimed_indexed(jobs, counter):
+        yield job
+
+
+def claimed_indexed(jobs: Sequence[T], counter: Any = None) -> Iterator[tuple[int, T]]:
+    """:func:`claimed`, each job with its index in ``jobs``.
+
+    Raises :class:`CounterLost` if the counter stays locked :data:`LOCK_TIMEOUT`
+    seconds (a process was killed holding it, for a microsecond)."""
     counter = _team_counter if counter is None else counter
     lock = counter.get_lock()
     while True:
         if not lock.acquire(timeout=LOCK_TIMEOUT):
-            raise LazysearchError(
+            raise CounterLost(
                 f"the team's count of jobs taken stayed locked for {LOCK_TIMEOUT} s "
                 "(a process died holding it)"
             )
@@ -101,7 +118,15 @@ def claimed(jobs: Sequence[T], counter: Any = None) -> Iterator[T]:
             lock.release()
         if taken >= len(jobs):
             return
-        yield jobs[taken]
+        yield taken, jobs[taken]
+
+
+def report(part: object) -> None:
+    """In a helper: send ``part`` of its answer to the caller now (the caller reads it
+    with :meth:`Helpers.poll` or :meth:`Helpers.drain`), so that what a helper finished
+    is known even if it is killed before its answer."""
+    if _team_conn is not None:
+        _team_conn.send(("part", part))
 
 
 def _serve(
@@ -114,8 +139,9 @@ def _serve(
     (:func:`watch_parent`); ``inherited`` are the caller's ends of the team's pipes,
     copied into this process by ``fork``: closed here, so that the caller's death closes
     the pipe this helper reads."""
-    global _team_counter
+    global _team_counter, _team_conn
     _team_counter = counter
+    _team_conn = conn
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     for fd in inherited:
         with contextlib.suppress(OSError):
@@ -146,8 +172,12 @@ def _serve(
             conn.send((False, LazysearchError(f"{type(exc).__name__}: {exc}")))
 
 
-def _died(exc: BaseException) -> LazysearchError:
-    return LazysearchError(f"a helper process died ({exc or 'its pipe closed'})")
+class HelperDied(LazysearchError):
+    """A helper process died (killed from outside) during a call."""
+
+
+def _died(exc: BaseException) -> HelperDied:
+    return HelperDied(f"a helper process died ({exc or 'its pipe closed'})")
 
 
 def _send(conn: Connection, message: object) -> None:
@@ -183,6 +213,8 @@ class Helpers:
             self.conns.append(mine)
             self.procs.append(proc)
         self.busy = [0] * size
+        # An answer :meth:`poll` read before its time, by helper: :meth:`drain` takes it.
+        self._early: dict[int, tuple[Any, ...]] = {}
 
     def share(self, value: object) -> None:
         """Give every helper ``value`` (the first argument of what it runs next)."""
@@ -192,26 +224,72 @@ class Helpers:
     def start(self, function: Callable[..., Any], *args: Any) -> None:
         """Start ``function(value, *args)`` in every helper, with the count of jobs taken
         set back to 0: ``function`` is to take its jobs with :func:`claimed`."""
-        self.counter.value = 0
+        # Set without its lock: no helper is at work, and one killed while holding it
+        # (its claims then fail, see claimed_indexed) must not hang the caller here.
+        self.counter.get_obj().value = 0
         for i, conn in enumerate(self.conns):
             _send(conn, ("run", function, args))
             self.busy[i] += 1
 
-    def drain(self, done: Callable[[Any], None]) -> None:
-        """Wait for every helper's answer, ``done(answer)`` for each."""
-        for i, conn in enumerate(self.conns):
-            while self.busy[i]:
-                self.busy[i] -= 1
-                done(self._answer(conn))
+    def drain(
+        self, done: Callable[[Any], None], part: Callable[[Any], None] | None = None
+    ) -> list[int]:
+        """Wait for every helper's answer, ``done(answer)`` for each, and
+        ``part(value)`` for each part sent first (:func:`report`).
 
-    def _answer(self, conn: Connection) -> Any:
-        try:
-            ok, value = conn.recv()
-        except (EOFError, OSError) as exc:
-            raise _died(exc) from None
+        A helper that died (killed from outside) raises, unless ``part`` is given: then
+        the others are still waited for, and the indices of the dead are returned (the
+        caller then knows from the parts what they finished, and the team is not to be
+        kept)."""
+        dead = []
+        for i, conn in enumerate(self.conns):
+            try:
+                while self.busy[i]:
+                    answer = self._answer(conn, part)
+                    self.busy[i] -= 1
+                    done(answer)
+            except HelperDied:
+                if part is None:
+                    raise
+                self.busy[i] = 0
+                dead.append(i)
+        return dead
+
+    def poll(self, part: Callable[[Any], None]) -> None:
+        """``part(value)`` for the parts the helpers have sent and not yet been read,
+        without waiting (a helper's answer, if one comes first, is left to drain)."""
+        for i, conn in enumerate(self.conns):
+            try:
+                while self.busy[i] and i not in self._early and conn.poll():
+                    message = conn.recv()
+                    if message[0] != "part":  # an answer: put back in front for drain
+                        self._early[i] = message
+                        break
+                    part(message[1])
+            except (EOFError, OSError):
+                continue  # drain finds it dead
+
+    def _answer(self, conn: Connection, part: Callable[[Any], None] | None = None) -> Any:
+        i = self.conns.index(conn)
+        while True:
+            message = self._early.pop(i, None)
+            if message is None:
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError) as exc:
+                    raise _died(exc) from None
+            if message[0] != "part":
+                break
+            if part is not None:
+                part(message[1])
+        ok, value = message
         if not ok:
             raise value
         return value
+
+    def alive(self) -> bool:
+        """Whether every helper is still running (one killed from outside is not)."""
+        return all(proc.is_alive() for proc in self.procs)
 
     def close(self) -> None:
         for conn, proc in zip(self.conns, self.procs, strict=True):
@@ -240,6 +318,9 @@ def helpers(size: int) -> Helpers:
     if the call ended normally, and otherwise closes them.
     """
     found = _kept.pop(size, None)
+    if found is not None and not found.alive():  # one was killed since the last call
+        found.close()
+        found = None
     if found is None:
         close_all()
         found = Helpers(size)

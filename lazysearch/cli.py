@@ -1306,6 +1306,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = _parse(parser, argv)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning(args)
+        return _run_command(args)
+
+
+def _one_line_warning(args: argparse.Namespace) -> Callable[..., None]:
+    """Show a warning as one line naming the command (a helper process lost and its
+    work done again, say), not Python's two lines with a source line."""
+
+    def show(message: Warning | str, *rest: Any, **kwargs: Any) -> None:
+        line = " ".join(str(message).split())
+        with contextlib.suppress(OSError, ValueError):
+            print(f"lazysearch {args.command}: warning: {line}", file=sys.stderr)
+
+    return show
+
+
+def _run_command(args: argparse.Namespace) -> int:
     status = EXIT_BAD_INPUT
     output: _Output | None = None
     try:

@@ -16,11 +16,13 @@ import math
 import os
 import random
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _helpers
+from .errors import LazysearchError
 from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
@@ -46,6 +48,9 @@ SMALL_SPLIT = 16
 #: (interleaved, so each batch holds big and small ones): few round trips, yet some left
 #: to even out at the end.
 BATCHES_PER_WORKER = 8
+#: A listing's pool of processes is replaced when one of them is killed, up to this many
+#: times in a row (without a subtree read in between); then the listing fails.
+MAX_BROKEN_POOLS = 3
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -60,31 +65,121 @@ class _Top(NamedTuple):
     nodes: int
 
 
-def _count_beside_helpers(problem: Problem, tasks: list[Task], size: int) -> list[tuple[int, int]]:
+class WorkerLostWarning(RuntimeWarning):
+    """A process counting or listing subtrees died (killed from outside); its unfinished
+    subtrees were searched again by another, so the result is still exact."""
+
+
+def _lost(what: str) -> None:
+    import warnings
+
+    warnings.warn(what, WorkerLostWarning, stacklevel=3)
+
+
+def _count_beside_helpers(
+    problem: Problem,
+    tasks: list[Task],
+    size: int,
+    finished: Callable[[int, int, int], None] | None = None,
+) -> list[tuple[int, int]]:
     """Count ``tasks`` in the calling process and ``size`` kept helper processes: each
     takes the next subtree no one has taken yet until none is left (see
     :func:`lazysearch._helpers.claimed`), so nobody waits to be given work and the last
-    to finish is at most one subtree behind."""
+    to finish is at most one subtree behind.
+
+    Every subtree's count is known as it finishes (helpers :func:`report` each one):
+    ``finished(index, found, nodes)`` is called for each, in the caller, between the
+    caller's own subtrees.  A helper killed meanwhile loses only what it had not
+    reported: those subtrees are counted again in the caller (a
+    :class:`WorkerLostWarning` says so), so the total is exact.
+    """
     if size == 0 or len(tasks) < 2:
-        return [count_task(problem, tasks)]
-    results: list[tuple[int, int]] = []
-    team = _helpers.helpers(size)
+        results = []
+        for i, task in enumerate(tasks):
+            found, nodes = count_task(problem, [task])
+            if finished is not None:
+                finished(i, found, nodes)
+            results.append((found, nodes))
+        return results
+    done: dict[int, tuple[int, int]] = {}
+
+    def part(value: tuple[int, int, int]) -> None:
+        i, found, nodes = value
+        done[i] = (found, nodes)
+        if finished is not None:
+            finished(i, found, nodes)
+
+    team = _start_team(problem, tasks, size)
     try:
-        team.share(problem)
-        team.start(_count_claimed, tasks)
-        results.append(count_task(problem, _helpers.claimed(tasks, team.counter)))
-        team.drain(results.append)
-        team.share(None)  # the helpers need not hold the problem until the next count
+        search: Search | None = None
+        lost = False
+        try:
+            for i, task in _helpers.claimed_indexed(tasks, team.counter):
+                found, nodes, search = _count_one(problem, task, search)
+                part((i, found, nodes))
+                team.poll(part)
+        except _helpers.CounterLost:
+            lost = True  # a helper died holding the counter: the rest is counted below
+        dead = team.drain(lambda answer: None, part)
+        left = [i for i in range(len(tasks)) if i not in done]
+        if dead or left or lost:
+            who = f"{len(dead)} helper processes" if len(dead) > 1 else "a helper process"
+            _lost(
+                f"{who} died (killed from outside?); the {len(left)} subtree"
+                f"{'' if len(left) == 1 else 's'} it had not finished counted again by the "
+                "caller, so the count is exact"
+            )
+            for i in left:
+                found, nodes, search = _count_one(problem, tasks[i], search)
+                part((i, found, nodes))
+            team.close()
+        else:
+            team.share(None)  # the helpers need not hold the problem until the next count
+            _helpers.put_back(team)
     except BaseException:
         team.close()
         raise
-    _helpers.put_back(team)
-    return results
+    return list(done.values())
 
 
-def _count_claimed(problem: Problem, tasks: list[Task]) -> tuple[int, int]:
-    """In a helper: count the subtrees of ``tasks`` it takes before the others do."""
-    return count_task(problem, _helpers.claimed(tasks))
+def _start_team(problem: Problem, tasks: list[Task], size: int) -> _helpers.Helpers:
+    """``size`` kept helpers set to count ``tasks`` of ``problem``; a kept team of which
+    one died since (between the check and the first message) is replaced, once."""
+    for attempt in (1, 2):
+        team = _helpers.helpers(size)
+        try:
+            team.share(problem)
+            team.start(_count_claimed, tasks)
+            return team
+        except _helpers.HelperDied:
+            team.close()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int, int, Search]:
+    """Count one subtree, reusing ``search``'s engine when there is one."""
+    prefix, position, state = task
+    if search is None:
+        search = Search(problem, prefix)
+    else:
+        search._move_to(prefix)
+    if tuple(position) != tuple(prefix) or state != ENTER:
+        search._restore(position, state)
+    return search.count(), search.stats.nodes, search
+
+
+def _count_claimed(problem: Problem, tasks: list[Task]) -> None:
+    """In a helper: count the subtrees of ``tasks`` it takes before the others do,
+    reporting each as it finishes (its index, count and nodes)."""
+    search: Search | None = None
+    try:
+        for i, task in _helpers.claimed_indexed(tasks):
+            found, nodes, search = _count_one(problem, task, search)
+            _helpers.report((i, found, nodes))
+    except _helpers.CounterLost:
+        return  # the caller counts what is left
 
 
 def count_task(problem: Problem, tasks: Iterable[Task]) -> tuple[int, int]:
@@ -362,28 +457,57 @@ def iterate(
     own = executor is None
     pool: Executor = _own_pool(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
-    pending: deque[Future[tuple[list[tuple[Any, ...]], int]]] = deque()
+    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int]]]] = deque()
     queue = iter(tasks)
+
+    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int]]:
+        try:
+            return pool.submit(solutions_task, search.problem, *task)
+        except BrokenProcessPool as exc:  # seen when its turn to be read comes
+            failed: Future[tuple[list[tuple[Any, ...]], int]] = Future()
+            failed.set_exception(exc)
+            return failed
 
     def submit_next() -> None:
         task = next(queue, None)
         if task is not None:
-            pending.append(pool.submit(solutions_task, search.problem, *task))
+            pending.append((task, submit(task)))
 
     found = 0
     nodes = above
+    broken = 0  # pools broken in a row, without a subtree read in between
     try:
         for _ in range(window):
             submit_next()
         while pending:
-            solutions, spent = pending.popleft().result()
+            try:
+                solutions, spent = pending[0][1].result()
+            except BrokenProcessPool:
+                # A worker was killed: its subtree, and those waiting behind it, are
+                # searched again in a new pool (nothing of them was yielded yet).
+                broken += 1
+                if not own or broken > MAX_BROKEN_POOLS:
+                    raise LazysearchError(
+                        f"the worker processes died {broken} times in a row "
+                        "(killed from outside, or out of memory?)"
+                    ) from None
+                _lost(
+                    "a worker process died (killed from outside?); its subtrees are searched again"
+                )
+                pool.shutdown(cancel_futures=True)
+                pool = _own_pool(n_workers)
+                for i, (task, _) in enumerate(pending):
+                    pending[i] = (task, submit(task))
+                continue
+            broken = 0
+            pending.popleft()
             submit_next()
             found += len(solutions)
             nodes += spent
             yield from solutions
         search._finish(found, nodes)
     finally:
-        for future in pending:
+        for _, future in pending:
             future.cancel()
         if own:
             pool.shutdown(cancel_futures=True)

@@ -8,14 +8,20 @@ generous deadline (the machine may be loaded), none sleeps and then asserts.
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from lazysearch import compiled, queens
+from lazysearch.search import Search
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads processes from /proc"
@@ -62,13 +68,12 @@ def gone(pid: int) -> bool:
     return fields is None or fields[0] in ("Z", "X")
 
 
-def lazysearch(*args: str, **kwargs: object) -> subprocess.Popen[str]:
+def lazysearch(*args: str, stdout: Any = subprocess.DEVNULL) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "lazysearch", *args],
-        stdout=subprocess.DEVNULL,
+        stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
-        **kwargs,  # type: ignore[call-overload]
     )
 
 
@@ -143,3 +148,157 @@ def test_helpers_started_by_another_thread_die_with_the_caller_too(
     caller.wait()
     caller.stdout.close()
     wait_for(f"helper {helper} to end", lambda: gone(helper))
+
+
+class _DyingEngine:
+    """An engine that kills its own process as it starts its ``after``-th subtree."""
+
+    def __init__(self, inner: Any, after: int) -> None:
+        object.__setattr__(self, "_inner", inner)
+        object.__setattr__(self, "_left", after)
+
+    def replay(self, ks: list[int]) -> bool:
+        left = self._left - 1
+        object.__setattr__(self, "_left", left)
+        if left == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return bool(self._inner.replay(ks))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._inner, name, value)
+
+
+class DyingProblem:
+    """A problem whose engines, in any process but ``caller``, are :class:`_DyingEngine`:
+    a helper counting it is killed (SIGKILL, as from outside) at its ``after``-th
+    subtree."""
+
+    def __init__(self, inner: Any, caller: int, after: int) -> None:
+        self.inner = inner
+        self.caller = caller
+        self.after = after
+
+    @property
+    def kind(self) -> str:
+        return str(self.inner.kind)
+
+    def fingerprint(self) -> str:
+        return str(self.inner.fingerprint())
+
+    def engine(self) -> Any:
+        engine = self.inner.engine()
+        return engine if os.getpid() == self.caller else _DyingEngine(engine, self.after)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_helper_killed_mid_count_is_counted_again_exactly(seed: int) -> None:
+    from lazysearch import _helpers, parallel
+
+    after = random.Random(seed).randrange(1, 12)
+    problem = DyingProblem(queens(9).search.problem, os.getpid(), after)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert parallel.count(Search(problem), workers=2) == 352
+    team = _helpers._kept.get(1)
+    lost = [w for w in caught if issubclass(w.category, parallel.WorkerLostWarning)]
+    if team is None:  # the helper died: said once, and the team was not kept
+        assert len(lost) == 1
+        assert "counted again by the caller" in str(lost[0].message)
+    else:  # it took fewer than `after` subtrees, and lived
+        assert not lost and team.alive()
+    assert queens(9).count(workers=2) == 352  # the next count in the process works
+
+
+def test_a_kill_while_holding_the_job_counter_is_counted_again_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from lazysearch import _helpers, parallel
+
+    monkeypatch.setattr(_helpers, "LOCK_TIMEOUT", 0.05)
+    queens(8).count(workers=2)
+    (team,) = _helpers._kept.values()
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:  # as a process killed while it held the counter
+        with team.counter.get_lock():
+            held.set()
+            done.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        held.wait()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert queens(9).count(workers=2) == 352
+        assert any(issubclass(w.category, parallel.WorkerLostWarning) for w in caught)
+    finally:
+        done.set()
+        holder.join()
+    assert queens(9).count(workers=2) == 352
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = _stat(pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def kill_a_busy_child(caller: subprocess.Popen[str]) -> int:
+    """Wait until a child of ``caller`` has counted for a tenth of a second of CPU (it is
+    at work, not starting), then kill it with SIGKILL; its pid."""
+
+    def busy() -> int:
+        if caller.poll() is not None:
+            pytest.fail(f"the run ended before a helper was busy: {caller.communicate()}")
+        return next((pid for pid in children(caller.pid) if cpu_seconds(pid) >= 0.1), 0)
+
+    pid = wait_for("a busy helper", busy)
+    assert isinstance(pid, int)
+    os.kill(pid, signal.SIGKILL)
+    return pid
+
+
+# Several seconds of work with two processes, so a kill at 0.1 s of CPU is mid-run.
+N, SOLUTIONS = (14, 365_596) if compiled() else (12, 14_200)
+
+
+def test_cli_count_with_a_helper_killed_is_exact_and_says_so_once(
+    started: list[subprocess.Popen[str]],
+) -> None:
+    caller = lazysearch("queens", str(N), "--count", "-q", "--workers", "2", stdout=subprocess.PIPE)
+    started.append(caller)
+    kill_a_busy_child(caller)
+    out, err = caller.communicate(timeout=600)
+    assert (caller.returncode, out.strip()) == (0, str(SOLUTIONS))
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lazysearch queens: warning: a helper"), err
+
+
+def test_cli_listing_with_a_worker_killed_prints_every_solution_once_in_order(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    # Written to files: a pipe nobody reads while the test waits would stop the run.
+    listing = ("queens", str(N - 1), "-q", "--format", "json")
+    with open(tmp_path / "one.txt", "w") as out:
+        one = lazysearch(*listing, stdout=out)
+        started.append(one)
+        one.wait()
+    two = tmp_path / "two.txt"
+    with open(two, "w") as out:
+        caller = lazysearch(*listing, "--workers", "2", stdout=out)
+        started.append(caller)
+        wait_for("the first solution", lambda: two.stat().st_size > 0 or caller.poll())
+        workers = children(caller.pid)
+        assert caller.poll() is None and workers
+        os.kill(workers[0], signal.SIGKILL)  # the pool breaks, whatever that one was doing
+        _, err = caller.communicate(timeout=600)
+    assert caller.returncode == 0 and "Traceback" not in err
+    assert two.read_text() == (tmp_path / "one.txt").read_text()
+    lines = err.splitlines()
+    assert len(lines) == 1 and "warning: a worker process died" in lines[0], err
