@@ -126,7 +126,14 @@ def report(part: object) -> None:
     with :meth:`Helpers.poll` or :meth:`Helpers.drain`), so that what a helper finished
     is known even if it is killed before its answer."""
     if _team_conn is not None:
-        _team_conn.send(("part", part))
+        try:
+            _team_conn.send(("part", part))
+        except OSError:  # the caller stopped the call (or died): nobody reads the rest
+            raise _CallerGone from None
+
+
+class _CallerGone(BaseException):
+    """In a helper: its caller closed the pipe; the helper ends quietly."""
 
 
 def _serve(
@@ -164,10 +171,14 @@ def _serve(
         _, function, args = message
         try:
             answer: tuple[bool, Any] = (True, function(value, *args))
+        except _CallerGone:
+            return
         except Exception as exc:  # sent back and raised by the caller
             answer = (False, exc)
         try:
             conn.send(answer)
+        except OSError:  # the caller stopped the call (or died)
+            return
         except Exception as exc:  # the error itself would not pickle
             conn.send((False, LazysearchError(f"{type(exc).__name__}: {exc}")))
 

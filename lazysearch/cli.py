@@ -586,8 +586,13 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--scheduler counts on a cluster: add --count",
     ),
     (
-        lambda a: _given(a, "checkpoint") and (_given(a, "workers") or _given(a, "scheduler")),
-        "--checkpoint follows one process; leave out --workers and --scheduler",
+        lambda a: (
+            _given(a, "checkpoint")
+            and not _given(a, "count")
+            and (_given(a, "workers") or _given(a, "scheduler"))
+        ),
+        "--checkpoint with --workers or --scheduler keeps a count's plan: add --count, "
+        "or leave out --workers and --scheduler",
     ),
     (
         lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
@@ -852,12 +857,15 @@ def _run(
         every=args.checkpoint_every or longrun.DEFAULT_EVERY,
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
     )
+    planned = False  # a parallel count's run file: the count resumes it itself
     if args.resume:
         try:
             record = longrun.load(args.resume, command=args.command, mode=mode)
         except OSError as exc:
             raise CliError(f"cannot read {args.resume}: {exc.strerror or exc}") from None
-        stream = stream.resume(record["search"])
+        planned = "plan" in record
+        if not planned:
+            stream = stream.resume(record["search"])
         runner.found = record["found"]
     search = stream.search
     search.on_chunk = runner.tick
@@ -878,9 +886,19 @@ def _run(
             elif args.count and limit is None:
                 # The engine's counter is the running total (a resumed search starts
                 # from the checkpoint's), however the rest is counted.
-                if args.workers or args.scheduler:
+                if args.workers or args.scheduler or planned:
+                    from .parallel import count as parallel_count
+
                     with _parallel(args) as parallel:
-                        stream.count(**parallel)
+                        parallel_count(
+                            search,
+                            **{"workers": 1, **parallel},  # a resumed plan: one process
+                            checkpoint=args.checkpoint,
+                            resume=args.resume if planned else None,
+                            every=args.checkpoint_every,
+                            stop=lambda: runner.stop_requested,
+                            command=args.command,
+                        )
                 else:
                     search.count(callback=runner.tick)
                 runner.found = search.stats.solutions
@@ -897,7 +915,9 @@ def _run(
                         out.flush()
                     runner.tick(search)
             runner.checkpoint(search)
-    except longrun.Stop:
+    except longrun.Stop as stop:
+        if stop.args:  # a parallel count: the solutions of its finished subtrees
+            runner.found = stop.args[0]
         print(
             f"lazysearch {args.command}: {tag.text}stopped after {runner.found} solutions; "
             f"go on with --resume {args.checkpoint}",

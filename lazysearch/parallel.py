@@ -372,6 +372,11 @@ def count(
     workers: int | None = None,
     executor: Executor | None = None,
     depth: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    every: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    command: str = "library",
 ) -> int:
     """Count the solutions ``search`` has left, in parallel; the search is then done.
 
@@ -389,31 +394,103 @@ def count(
         Split at this depth; by default the smallest depth giving about
         :data:`TASKS_PER_WORKER` subtrees per worker, and then the subtrees that a few
         random probes estimate big split further (:func:`refine`).
+    checkpoint:
+        A run file to keep the plan (the subtrees) and each finished subtree's count
+        in, written atomically every ``every`` seconds (default 5) as subtrees finish
+        and at the end (:class:`lazysearch.longrun.PlanFile`).
+    resume:
+        A run file to go on from: of a parallel count (only its unfinished subtrees are
+        counted, with any number of workers) or of a one-process run (the rest of it is
+        planned anew).  ``search`` must be fresh: it is moved to the file's start.
+    stop:
+        Asked after each subtree the caller sees finish; when true, the run file is
+        written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
+    command:
+        Recorded in the run file, and checked when resuming from it.
+
+    Returns the count of what ``search`` had left (with ``resume``: what it had left at
+    the start of the run the file began).
     """
-    if workers == 1 and executor is None and depth is None:
-        return search.count()
-    n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
-    if sizes is not None:  # biggest first, so that the last tasks to finish are small
-        order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
-        tasks = [tasks[i] for i in order]
-    if executor is not None:
-        if len(tasks) >= SMALL_SPLIT * n_workers:
-            # many small ones: a round trip for each would cost more than its work
-            n_batches = BATCHES_PER_WORKER * n_workers
-            batches = [tasks[b::n_batches] for b in range(n_batches)]
-        else:
-            batches = [[task] for task in tasks]
-        futures = [executor.submit(count_task, search.problem, batch) for batch in batches]
-        try:
-            results = [f.result() for f in futures]
-        finally:
-            for f in futures:
-                f.cancel()
+    from . import longrun
+
+    every = longrun.DEFAULT_EVERY if every is None else every
+    plan: longrun.PlanFile | None = None
+    if resume is not None:
+        record = longrun.load(resume, command=command, mode="count")
+        _become(search, search.resume(record["search"]))
+        if "plan" in record:
+            plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
+    if plan is None:
+        if workers == 1 and executor is None and depth is None and checkpoint is None:
+            return search.count()
+        n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
+        if sizes is not None:  # biggest first, so that the last tasks to finish are small
+            order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
+            tasks = [tasks[i] for i in order]
+        path = os.fspath(checkpoint) if checkpoint is not None else None
+        plan = longrun.PlanFile.new(path, search, tasks, above, command=command, every=every)
+        plan.save()
     else:
-        results = _count_beside_helpers(search.problem, tasks, n_workers - 1)
-    total = sum(found for found, _ in results)
-    search._finish(total, above + sum(nodes for _, nodes in results))
+        if workers is not None and workers < 1:
+            raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+    left = plan.left()
+    tasks = [plan.tasks[i] for i in left]
+
+    def finished(j: int, found: int, nodes: int) -> None:
+        plan.finished(left[j], found, nodes)
+        if stop is not None and stop():
+            plan.save()
+            raise longrun.Stop(plan.record["found"])
+
+    if executor is not None:
+        _count_on(executor, search.problem, tasks, n_workers, finished)
+    else:
+        _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+    plan.save()
+    total = sum(found for found, _ in plan.done.values())
+    search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
     return total
+
+
+def _become(search: Search, other: Search) -> None:
+    """Make ``search`` (fresh) the search ``other`` is: the same subtree and place."""
+    search._prefix = other._prefix
+    search._engine = other._engine
+    search._progress = 0.0
+
+
+def _count_on(
+    executor: Executor,
+    problem: Problem,
+    tasks: list[Task],
+    n_workers: int,
+    finished: Callable[[int, int, int], None],
+) -> None:
+    """Count ``tasks`` on ``executor``, ``finished(index, found, nodes)`` for each as its
+    batch comes back (a batch's count is given to its first subtree, 0 to the others)."""
+    from concurrent.futures import as_completed
+
+    if len(tasks) >= SMALL_SPLIT * n_workers:
+        # many small ones: a round trip for each would cost more than its work
+        n_batches = BATCHES_PER_WORKER * n_workers
+        batches = [list(range(len(tasks)))[b::n_batches] for b in range(n_batches)]
+    else:
+        batches = [[i] for i in range(len(tasks))]
+    batches = [batch for batch in batches if batch]
+    futures = {
+        executor.submit(count_task, problem, [tasks[i] for i in batch]): batch for batch in batches
+    }
+    try:
+        for future in as_completed(futures):
+            found, nodes = future.result()
+            batch = futures[future]
+            finished(batch[0], found, nodes)
+            for i in batch[1:]:
+                finished(i, 0, 0)
+    finally:
+        for future in futures:
+            future.cancel()
 
 
 def _own_pool(n_workers: int) -> ProcessPoolExecutor:

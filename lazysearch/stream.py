@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import os
 import threading
 import weakref
 from collections import deque
@@ -331,6 +332,8 @@ class Solutions(Generic[T]):
         *,
         method: str = "auto",
         max_nodes: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
     ) -> int:
         """How many solutions are left; consumes the stream.
 
@@ -357,6 +360,11 @@ class Solutions(Generic[T]):
         max_nodes:
             The most subproblems the memo table may hold (default
             :data:`lazysearch.exactcover.memo.MAX_NODES`, about 4M).
+        checkpoint, resume:
+            With ``workers`` or ``executor``: a run file to keep the plan and each
+            finished subtree's count in, and one to go on from (only the unfinished
+            subtrees are counted, by any number of workers); see docs/long-runs.md.
+            A resumed count returns the count of the whole run the file began.
 
         Raises
         ------
@@ -380,6 +388,12 @@ class Solutions(Generic[T]):
                 "count(method='memo') counts the exact cover itself, so it takes no workers "
                 "and no filter/map/slice steps"
             )
+        if (checkpoint is not None or resume is not None) and workers is None and executor is None:
+            raise LazysearchError(
+                "count(checkpoint=..., resume=...) keeps a parallel count's plan: give "
+                "workers= or executor= (a one-process run is checkpointed with "
+                "checkpoint() and resume())"
+            )
         if workers is not None or executor is not None:
             if self._steps:
                 raise ValueError(
@@ -389,7 +403,14 @@ class Solutions(Generic[T]):
             from .parallel import count as parallel_count
 
             pending = self._take_pending()
-            return pending + parallel_count(self._search, workers=workers, executor=executor)
+            counted = parallel_count(
+                self._search,
+                workers=workers,
+                executor=executor,
+                checkpoint=checkpoint,
+                resume=resume,
+            )
+            return pending + counted
         if not self._steps:
             if method == "memo" or (method == "auto" and not self._peeked):
                 found = memo.count(self._search, method, max_nodes)
