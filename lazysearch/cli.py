@@ -582,6 +582,10 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--method dp counts in one process; leave out --workers and --scheduler",
     ),
     (
+        lambda a: getattr(a, "scheduler", None) is not None and not a.scheduler.strip(),
+        "--scheduler needs the address of a Dask scheduler (tcp://HOST:PORT), not an empty one",
+    ),
+    (
         lambda a: _given(a, "scheduler") and not _given(a, "count"),
         "--scheduler counts on a cluster: add --count",
     ),

@@ -443,10 +443,14 @@ def count(
             plan.save()
             raise longrun.Stop(plan.record["found"])
 
-    if executor is not None:
-        _count_on(executor, search.problem, tasks, n_workers, finished)
-    else:
-        _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+    try:
+        if executor is not None:
+            _count_on(executor, search.problem, tasks, n_workers, finished)
+        else:
+            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+    except BaseException:
+        plan.save()  # what finished is kept, to go on from
+        raise
     plan.save()
     total = sum(found for found, _ in plan.done.values())
     search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
@@ -482,12 +486,26 @@ def _count_on(
         executor.submit(count_task, problem, [tasks[i] for i in batch]): batch for batch in batches
     }
     try:
+        lost: list[BaseException] = []
         for future in as_completed(futures):
-            found, nodes = future.result()
+            try:
+                found, nodes = future.result()
+            except LazysearchError:
+                raise
+            except Exception as exc:  # the cluster lost it (a scheduler gone): the
+                lost.append(exc)  # others may still come back, and are kept
+                continue
             batch = futures[future]
             finished(batch[0], found, nodes)
             for i in batch[1:]:
                 finished(i, 0, 0)
+        if lost:
+            first = lost[0]
+            raise LazysearchError(
+                f"the executor lost {len(lost)} of {len(futures)} batches of subtrees "
+                f"({type(first).__name__}: {first or 'no reason given'}); the subtrees that "
+                "finished are kept in the run file, if there is one (--resume)"
+            )
     finally:
         for future in futures:
             future.cancel()
@@ -499,9 +517,16 @@ def _own_pool(n_workers: int) -> ProcessPoolExecutor:
     import threading
 
     main = threading.current_thread() is threading.main_thread()
-    return ProcessPoolExecutor(
-        n_workers, initializer=_helpers.watch_parent, initargs=(os.getpid(), main)
-    )
+    return ProcessPoolExecutor(n_workers, initializer=_pool_worker, initargs=(os.getpid(), main))
+
+
+def _pool_worker(parent: int, death_signal: bool) -> None:
+    """A listing pool's worker: Ctrl-C is its caller's to handle (it printed a
+    ``KeyboardInterrupt`` traceback per worker), and it ends with its caller."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _helpers.watch_parent(parent, death_signal)
 
 
 def solutions_task(

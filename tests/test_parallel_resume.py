@@ -8,7 +8,9 @@ import json
 import signal
 import subprocess
 import sys
+from concurrent.futures import CancelledError, Executor, Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +124,36 @@ def test_cli_count_stopped_and_resumed_with_other_workers(
     assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
     # And from the same file in one process: the same total.
     assert main(["queens", str(N), "--count", "-q", "--resume", str(path)]) == 0
+
+
+class _LosesAfter(Executor):
+    """Runs ``ok`` batches, then hands back futures cancelled under it (as a Dask
+    client does when its scheduler goes away)."""
+
+    def __init__(self, ok: int) -> None:
+        self.ok = ok
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        if self.ok > 0:
+            self.ok -= 1
+            future.set_result(fn(*args, **kwargs))
+        else:
+            future.set_exception(CancelledError())
+        return future
+
+
+def test_a_lost_executor_is_a_clear_error_and_keeps_what_finished(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    with pytest.raises(LazysearchError, match=r"executor lost \d+ of \d+ batches .*CancelledError"):
+        queens(9).count(executor=_LosesAfter(3), checkpoint=path)
+    record = longrun.load(path, command="library", mode="count")
+    done, tasks = record["plan"]["done"], record["plan"]["tasks"]
+    assert 0 < len(done) < len(tasks) and 0 < record["found"] < 352
+    assert queens(9).count(workers=2, resume=path) == 352
+
+
+def test_cli_refuses_an_empty_scheduler(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["queens", "8", "--count", "--scheduler", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler needs the address" in err and err.count("\n") == 1

@@ -302,3 +302,38 @@ def test_cli_listing_with_a_worker_killed_prints_every_solution_once_in_order(
     assert two.read_text() == (tmp_path / "one.txt").read_text()
     lines = err.splitlines()
     assert len(lines) == 1 and "warning: a worker process died" in lines[0], err
+
+
+def test_ctrl_c_of_a_parallel_listing_is_one_line_and_no_traceback(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    out = tmp_path / "out.txt"
+    with open(out, "w") as handle:
+        caller = subprocess.Popen(
+            [sys.executable, "-m", "lazysearch", "queens", str(N), "--workers", "2"],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group, as a terminal's job
+        )
+        started.append(caller)
+
+        # The workers wait for work (the caller, printing boards, is the slower): where
+        # a worker is idle, Ctrl-C printed its traceback.
+        def printing_and_idle() -> list[int]:
+            if caller.poll() is not None:
+                pytest.fail(f"the run ended first: {caller.communicate()}")
+            found = children(caller.pid)
+            idle = all((_stat(pid) or ["S"])[0] == "S" for pid in found)
+            if not compiled():  # plain Python: the workers are the slower, and rarely idle
+                return found if out.stat().st_size > 0 and len(found) == 2 else []
+            return found if out.stat().st_size > 2**20 and len(found) == 2 and idle else []
+
+        workers = wait_for("a listing with its workers idle", printing_and_idle)
+        assert isinstance(workers, list)
+        os.killpg(caller.pid, signal.SIGINT)  # Ctrl-C reaches the caller and its workers
+        _, err = caller.communicate(timeout=600)
+    assert caller.returncode == 130
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    for pid in workers:
+        wait_for(f"worker {pid} to end", lambda pid=pid: gone(pid))
