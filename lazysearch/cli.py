@@ -25,13 +25,16 @@ EXIT_BAD_INPUT = 2
 EXIT_TOO_LARGE = 3
 #: A failure that is a bug of lazysearch: one line, and LAZYSEARCH_TRACEBACK=1 shows it.
 EXIT_INTERNAL = 4
+#: A --time-limit or --node-limit was reached: what was found so far is printed, and
+#: with --checkpoint the run file goes on (not an error: the run did what was asked).
+EXIT_BUDGET = 5
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES = (
     "Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
     "2 bad input or arguments, 3 too large for this machine (memory, nesting, or numbers "
     "beyond the engines' integers), 4 internal error (a bug: LAZYSEARCH_TRACEBACK=1 "
-    "shows where), 130 interrupted."
+    "shows where), 5 stopped at --time-limit or --node-limit (partial), 130 interrupted."
 )
 
 
@@ -197,6 +200,18 @@ def _add_run_options(
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
+    )
+    long.add_argument(
+        "--time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop after SECONDS of searching (exit status 5; with --checkpoint, --resume goes on)",
+    )
+    long.add_argument(
+        "--node-limit",
+        type=_positive,
+        metavar="N",
+        help="stop after about N nodes (looked at every 65,536; exit status 5)",
     )
     long.add_argument(
         "--scheduler",
@@ -599,6 +614,23 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "or leave out --workers and --scheduler",
     ),
     (
+        lambda a: (
+            (_given(a, "time_limit") or _given(a, "node_limit"))
+            and (_given(a, "workers") or _given(a, "scheduler") or _given(a, "estimate"))
+        ),
+        "--time-limit and --node-limit follow one process's search: leave out --workers, "
+        "--scheduler and --estimate",
+    ),
+    (
+        lambda a: (
+            (_given(a, "time_limit") or _given(a, "node_limit"))
+            and a.command == "knights"
+            and _given(a, "count")
+        ),
+        "--time-limit and --node-limit follow one search, and knights --count adds up "
+        "several (or counts by its program): list the tours, or leave the limits out",
+    ),
+    (
         lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
         "--checkpoint-every needs --checkpoint FILE",
     ),
@@ -873,13 +905,27 @@ def _run(
         runner.found = record["found"]
     search = stream.search
     search.on_chunk = runner.tick
+    if getattr(args, "time_limit", None) is not None:
+        runner.deadline = time.monotonic() + args.time_limit
+    if getattr(args, "node_limit", None) is not None:
+        runner.node_limit = search.stats.nodes + args.node_limit
     nth = _nth(args)
     every = args.every or 1
     limit = nth or args.limit
     try:
         with runner.active(search):
             method = getattr(args, "method", None) or "auto"
-            walked = any(_given(args, f) for f in ("workers", "scheduler", "checkpoint", "resume"))
+            walked = any(
+                _given(args, f)
+                for f in (
+                    "workers",
+                    "scheduler",
+                    "checkpoint",
+                    "resume",
+                    "time_limit",
+                    "node_limit",
+                )
+            )
             by_memo = None
             if args.count and limit is None and method != "enumerate" and not walked:
                 from .exactcover import memo
@@ -919,6 +965,22 @@ def _run(
                         out.flush()
                     runner.tick(search)
             runner.checkpoint(search)
+    except longrun.OutOfBudget as which:
+        walked = search.progress()
+        rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
+        going_on = (
+            f"go on with --resume {args.checkpoint}"
+            if args.checkpoint
+            else "--checkpoint FILE saves the place to go on with --resume FILE"
+        )
+        print(
+            f"lazysearch {args.command}: {tag.text}{which} reached after {runner.found} "
+            f"solution{'' if runner.found == 1 else 's'}, {search.stats.nodes} nodes, "
+            f"{100 * walked:.1f}% of the tree; about {rest:.3g} more by Knuth's estimate; "
+            f"{going_on}",
+            file=sys.stderr,
+        )
+        return EXIT_BUDGET
     except longrun.Stop as stop:
         if stop.args:  # a parallel count: the solutions of its finished subtrees
             runner.found = stop.args[0]

@@ -43,6 +43,11 @@ class Stop(Exception):
     """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written."""
 
 
+class OutOfBudget(Exception):
+    """Raised at a safe point when a run's time or node limit is reached, once the
+    checkpoint (if any) is written; its argument says which limit."""
+
+
 def run_record(search: Search, *, command: str, mode: str, found: int) -> dict[str, Any]:
     """What a run file holds: the search's checkpoint and the command's own state."""
     return {
@@ -433,6 +438,10 @@ class Runner:
         self.progress = progress
         self.found = 0
         self.stop_requested = False
+        #: When the run must stop (time.monotonic()), and after how many nodes of the
+        #: search's counter: set by the command line's --time-limit / --node-limit.
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
         self._last = time.monotonic()
         self._bar: Any = None
 
@@ -450,6 +459,10 @@ class Runner:
             self._bar.n = search.progress()
             self._bar.set_postfix_str(f"{self.found} found", refresh=False)
             self._bar.update(0)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self._out_of_budget(search, "time limit")
+        if self.node_limit is not None and search.stats.nodes >= self.node_limit:
+            self._out_of_budget(search, "node limit")
         if self.path is None:
             return
         if self.stop_requested:
@@ -457,6 +470,11 @@ class Runner:
             raise Stop
         if time.monotonic() - self._last >= self.every:
             self.checkpoint(search)
+
+    def _out_of_budget(self, search: Search, which: str) -> None:
+        if self.path is not None:
+            self.checkpoint(search)
+        raise OutOfBudget(which)
 
     def _request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.stop_requested = True

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .errors import LazysearchError, NotExactlyOneError
-from .search import CHUNK, Estimate, Search, Stats
+from .search import CHUNK, Estimate, Partial, Search, Stats
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -419,6 +419,33 @@ class Solutions(Generic[T]):
             return self._take_pending() + self._search.count()
         n: int = _more_itertools().ilen(self)
         return n
+
+    def count_within(
+        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+    ) -> Partial:
+        """Count for at most ``seconds`` and ``nodes`` nodes, then stop: what was counted,
+        the fraction walked, Knuth's estimate of the rest and a checkpoint to go on with
+        :meth:`resume` (:meth:`lazysearch.search.Search.count_within`).
+
+        >>> from lazysearch import queens
+        >>> part = queens(8).count_within(nodes=500)
+        >>> part.found + queens(8).resume(part.checkpoint).count()
+        92
+
+        Raises
+        ------
+        ValueError
+            For a stream with ``filter``/``map``/``slice`` steps (the engine counts raw
+            solutions), or a bad budget.
+        """
+        if self._steps:
+            raise ValueError(
+                "count_within() counts the search's own solutions and cannot run this "
+                "stream's filter/map/slice steps; iterate with a budget of your own instead"
+            )
+        pending = self._take_pending()
+        part = self._search.count_within(seconds, nodes, samples)
+        return part._replace(found=pending + part.found)
 
     def diagram(self, max_nodes: int | None = None) -> Diagram[T]:
         """The solutions of the exact cover behind this stream as a diagram of its
