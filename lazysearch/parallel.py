@@ -12,6 +12,7 @@ processes (:mod:`lazysearch._helpers`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -51,6 +52,11 @@ BATCHES_PER_WORKER = 8
 #: A listing's pool of processes is replaced when one of them is killed, up to this many
 #: times in a row (without a subtree read in between); then the listing fails.
 MAX_BROKEN_POOLS = 3
+#: A listing's task hands back at most this many solutions of its subtree, and the rest
+#: of the subtree is searched next as a task of its own: so a huge subtree is never held
+#: whole in memory (``queens 20`` printed nothing for a minute), and its solutions
+#: stream out piece by piece, in order.
+PIECE = 4096
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -530,15 +536,23 @@ def _pool_worker(parent: int, death_signal: bool) -> None:
 
 
 def solutions_task(
-    problem: Problem, prefix: Sequence[int], position: Sequence[int], state: int
-) -> tuple[list[tuple[Any, ...]], int]:
-    """The raw solutions of the subtree at ``prefix`` not yet passed at ``position``, and
-    the number of nodes entered to find them."""
+    problem: Problem,
+    prefix: Sequence[int],
+    position: Sequence[int],
+    state: int,
+    most: int | None = None,
+) -> tuple[list[tuple[Any, ...]], int, Task | None]:
+    """The raw solutions of the subtree at ``prefix`` not yet passed at ``position`` (at
+    most ``most`` of them), the number of nodes entered to find them, and the rest of
+    the subtree as a task to search next (None when the subtree is done)."""
     search = Search(problem, prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
         search._restore(position, state)
-    found = list(search)
-    return found, search.stats.nodes
+    found = list(search if most is None else itertools.islice(search, most))
+    rest: Task | None = None
+    if most is not None and len(found) == most and not search.done:
+        rest = (tuple(prefix), search.position, search._engine.state)
+    return found, search.stats.nodes, rest
 
 
 def iterate(
@@ -559,14 +573,14 @@ def iterate(
     own = executor is None
     pool: Executor = _own_pool(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
-    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int]]]] = deque()
+    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]] = deque()
     queue = iter(tasks)
 
-    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int]]:
+    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
         try:
-            return pool.submit(solutions_task, search.problem, *task)
+            return pool.submit(solutions_task, search.problem, *task, PIECE)
         except BrokenProcessPool as exc:  # seen when its turn to be read comes
-            failed: Future[tuple[list[tuple[Any, ...]], int]] = Future()
+            failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
             failed.set_exception(exc)
             return failed
 
@@ -583,7 +597,7 @@ def iterate(
             submit_next()
         while pending:
             try:
-                solutions, spent = pending[0][1].result()
+                solutions, spent, rest = pending[0][1].result()
             except BrokenProcessPool:
                 # A worker was killed: its subtree, and those waiting behind it, are
                 # searched again in a new pool (nothing of them was yielded yet).
@@ -603,7 +617,10 @@ def iterate(
                 continue
             broken = 0
             pending.popleft()
-            submit_next()
+            if rest is not None:  # the rest of this subtree comes next, before the others
+                pending.appendleft((rest, submit(rest)))
+            else:
+                submit_next()
             found += len(solutions)
             nodes += spent
             yield from solutions

@@ -337,3 +337,30 @@ def test_ctrl_c_of_a_parallel_listing_is_one_line_and_no_traceback(
     assert "Traceback" not in err and err.count("\n") == 1, err
     for pid in workers:
         wait_for(f"worker {pid} to end", lambda pid=pid: gone(pid))
+
+
+def test_a_listing_task_hands_back_pieces_that_chain_to_its_subtree() -> None:
+    from lazysearch import parallel
+
+    problem = queens(8).search.problem
+    task: Any = ((), (), 0)
+    pieces = []
+    while task is not None:
+        found, _, task = parallel.solutions_task(problem, *task, 5)
+        assert len(found) <= 5
+        pieces.append(found)
+    assert [s for piece in pieces for s in piece] == list(queens(8).search)
+    assert len(pieces) == 92 // 5 + 1
+
+
+def test_listing_in_small_pieces_keeps_the_order_and_the_statistics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lazysearch import parallel
+
+    monkeypatch.setattr(parallel, "PIECE", 3)
+    plain = queens(9)
+    expected = list(plain)
+    stream = queens(9)
+    assert list(stream.parallel(workers=2)) == expected
+    assert stream.stats.nodes == plain.stats.nodes
