@@ -25,13 +25,16 @@ EXIT_BAD_INPUT = 2
 EXIT_TOO_LARGE = 3
 #: A failure that is a bug of lazysearch: one line, and LAZYSEARCH_TRACEBACK=1 shows it.
 EXIT_INTERNAL = 4
+#: A --time-limit or --node-limit was reached: what was found so far is printed, and
+#: with --checkpoint the run file goes on (not an error: the run did what was asked).
+EXIT_BUDGET = 5
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES = (
     "Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
     "2 bad input or arguments, 3 too large for this machine (memory, nesting, or numbers "
     "beyond the engines' integers), 4 internal error (a bug: LAZYSEARCH_TRACEBACK=1 "
-    "shows where), 130 interrupted."
+    "shows where), 5 stopped at --time-limit or --node-limit (partial), 130 interrupted."
 )
 
 
@@ -197,6 +200,18 @@ def _add_run_options(
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
+    )
+    long.add_argument(
+        "--time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop after SECONDS of searching (exit status 5; with --checkpoint, --resume goes on)",
+    )
+    long.add_argument(
+        "--node-limit",
+        type=_positive,
+        metavar="N",
+        help="stop after about N nodes (looked at every 65,536; exit status 5)",
     )
     long.add_argument(
         "--scheduler",
@@ -624,12 +639,38 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--method dp counts in one process; leave out --workers and --scheduler",
     ),
     (
+        lambda a: getattr(a, "scheduler", None) is not None and not a.scheduler.strip(),
+        "--scheduler needs the address of a Dask scheduler (tcp://HOST:PORT), not an empty one",
+    ),
+    (
         lambda a: _given(a, "scheduler") and not _given(a, "count"),
         "--scheduler counts on a cluster: add --count",
     ),
     (
-        lambda a: _given(a, "checkpoint") and (_given(a, "workers") or _given(a, "scheduler")),
-        "--checkpoint follows one process; leave out --workers and --scheduler",
+        lambda a: (
+            _given(a, "checkpoint")
+            and not _given(a, "count")
+            and (_given(a, "workers") or _given(a, "scheduler"))
+        ),
+        "--checkpoint with --workers or --scheduler keeps a count's plan: add --count, "
+        "or leave out --workers and --scheduler",
+    ),
+    (
+        lambda a: (
+            (_given(a, "time_limit") or _given(a, "node_limit"))
+            and (_given(a, "workers") or _given(a, "scheduler") or _given(a, "estimate"))
+        ),
+        "--time-limit and --node-limit follow one process's search: leave out --workers, "
+        "--scheduler and --estimate",
+    ),
+    (
+        lambda a: (
+            (_given(a, "time_limit") or _given(a, "node_limit"))
+            and a.command == "knights"
+            and _given(a, "count")
+        ),
+        "--time-limit and --node-limit follow one search, and knights --count adds up "
+        "several (or counts by its program): list the tours, or leave the limits out",
     ),
     (
         lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
@@ -894,22 +935,39 @@ def _run(
         every=args.checkpoint_every or longrun.DEFAULT_EVERY,
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
     )
+    planned = False  # a parallel count's run file: the count resumes it itself
     if args.resume:
         try:
             record = longrun.load(args.resume, command=args.command, mode=mode)
         except OSError as exc:
             raise CliError(f"cannot read {args.resume}: {exc.strerror or exc}") from None
-        stream = stream.resume(record["search"])
+        planned = "plan" in record
+        if not planned:
+            stream = stream.resume(record["search"])
         runner.found = record["found"]
     search = stream.search
     search.on_chunk = runner.tick
+    if getattr(args, "time_limit", None) is not None:
+        runner.deadline = time.monotonic() + args.time_limit
+    if getattr(args, "node_limit", None) is not None:
+        runner.node_limit = search.stats.nodes + args.node_limit
     nth = _nth(args)
     every = args.every or 1
     limit = nth or args.limit
     try:
         with runner.active(search):
             method = getattr(args, "method", None) or "auto"
-            walked = any(_given(args, f) for f in ("workers", "scheduler", "checkpoint", "resume"))
+            walked = any(
+                _given(args, f)
+                for f in (
+                    "workers",
+                    "scheduler",
+                    "checkpoint",
+                    "resume",
+                    "time_limit",
+                    "node_limit",
+                )
+            )
             by_memo = None
             if args.count and limit is None and method != "enumerate" and not walked:
                 from .exactcover import memo
@@ -920,9 +978,19 @@ def _run(
             elif args.count and limit is None:
                 # The engine's counter is the running total (a resumed search starts
                 # from the checkpoint's), however the rest is counted.
-                if args.workers or args.scheduler:
+                if args.workers or args.scheduler or planned:
+                    from .parallel import count as parallel_count
+
                     with _parallel(args) as parallel:
-                        stream.count(**parallel)
+                        parallel_count(
+                            search,
+                            **{"workers": 1, **parallel},  # a resumed plan: one process
+                            checkpoint=args.checkpoint,
+                            resume=args.resume if planned else None,
+                            every=args.checkpoint_every,
+                            stop=lambda: runner.stop_requested,
+                            command=args.command,
+                        )
                 else:
                     search.count(callback=runner.tick)
                 runner.found = search.stats.solutions
@@ -939,7 +1007,25 @@ def _run(
                         out.flush()
                     runner.tick(search)
             runner.checkpoint(search)
-    except longrun.Stop:
+    except longrun.OutOfBudget as which:
+        walked = search.progress()
+        rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
+        going_on = (
+            f"go on with --resume {args.checkpoint}"
+            if args.checkpoint
+            else "--checkpoint FILE saves the place to go on with --resume FILE"
+        )
+        print(
+            f"lazysearch {args.command}: {tag.text}{which} reached after {runner.found} "
+            f"solution{'' if runner.found == 1 else 's'}, {search.stats.nodes} nodes, "
+            f"{100 * walked:.1f}% of the tree; about {rest:.3g} more by Knuth's estimate; "
+            f"{going_on}",
+            file=sys.stderr,
+        )
+        return EXIT_BUDGET
+    except longrun.Stop as stop:
+        if stop.args:  # a parallel count: the solutions of its finished subtrees
+            runner.found = stop.args[0]
         print(
             f"lazysearch {args.command}: {tag.text}stopped after {runner.found} solutions; "
             f"go on with --resume {args.checkpoint}",
@@ -1439,6 +1525,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = _parse(parser, argv)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning(args)
+        return _run_command(args)
+
+
+def _one_line_warning(args: argparse.Namespace) -> Callable[..., None]:
+    """Show a warning as one line naming the command (a helper process lost and its
+    work done again, say), not Python's two lines with a source line."""
+
+    def show(message: Warning | str, *rest: Any, **kwargs: Any) -> None:
+        line = " ".join(str(message).split())
+        with contextlib.suppress(OSError, ValueError):
+            print(f"lazysearch {args.command}: warning: {line}", file=sys.stderr)
+
+    return show
+
+
+def _run_command(args: argparse.Namespace) -> int:
     status = EXIT_BAD_INPUT
     output: _Output | None = None
     try:

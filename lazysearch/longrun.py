@@ -43,6 +43,11 @@ class Stop(Exception):
     """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written."""
 
 
+class OutOfBudget(Exception):
+    """Raised at a safe point when a run's time or node limit is reached, once the
+    checkpoint (if any) is written; its argument says which limit."""
+
+
 def run_record(search: Search, *, command: str, mode: str, found: int) -> dict[str, Any]:
     """What a run file holds: the search's checkpoint and the command's own state."""
     return {
@@ -64,7 +69,9 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
 
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".lazysearch-", suffix=".tmp", dir=folder)
+    _remove_stale_temporaries(path)
+    prefix = f"{_temporary_prefix(path)}{os.getpid()}."
+    fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(record, handle, separators=(",", ":"))
@@ -76,6 +83,40 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def _temporary_prefix(path: str) -> str:
+    """The start of the names of ``path``'s temporary files (the writer's pid follows)."""
+    return f".lazysearch-{os.path.basename(path)}."
+
+
+def _remove_stale_temporaries(path: str) -> None:
+    """Remove the temporary files of ``path`` left by writers that are gone (a ``kill
+    -9`` between creating one and renaming it), so that they never pile up; a live
+    process's file (a writer at work) is left alone."""
+    folder = os.path.dirname(os.path.abspath(path))
+    prefix = _temporary_prefix(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) :].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, name))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, Any]:
@@ -106,6 +147,8 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
     _check_ranges(path, record)
+    if "plan" in record:
+        check_plan(path, record)
     return record
 
 
@@ -177,6 +220,115 @@ def _check_ranges(path: str, record: dict[str, Any]) -> None:
                     f"{path}: run file field search.{key}[{i}] = {value} is out of range "
                     "(0 to 2**31-1)"
                 )
+
+
+class PlanFile:
+    """The run file of a parallel count: its plan (the subtrees, by position) and each
+    finished subtree's count, written atomically at most every ``every`` seconds as
+    subtrees finish, and at the end (:meth:`save`).
+
+    ``record`` holds, besides a run file's fields, ``plan``: ``tasks`` (each subtree as
+    ``[prefix, position, state]``, ``state`` 0 for a subtree from its root), ``above``
+    (the nodes a plain walk enters outside them) and ``done`` (``[index, solutions,
+    nodes]`` for each finished one); ``found`` is the sum of the finished counts.
+    """
+
+    def __init__(
+        self, path: str | None, record: dict[str, Any], every: float = DEFAULT_EVERY
+    ) -> None:
+        self.path = path
+        self.record = record
+        self.every = every
+        plan = record["plan"]
+        self.tasks: list[tuple[tuple[int, ...], tuple[int, ...], int]] = [
+            (tuple(prefix), tuple(position), int(state))
+            for prefix, position, state in plan["tasks"]
+        ]
+        self.above: int = plan["above"]
+        self.done: dict[int, tuple[int, int]] = {
+            int(i): (int(found), int(nodes)) for i, found, nodes in plan["done"]
+        }
+        self._last = time.monotonic()
+
+    @classmethod
+    def new(
+        cls,
+        path: str | None,
+        search: Search,
+        tasks: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+        above: int,
+        *,
+        command: str,
+        every: float = DEFAULT_EVERY,
+    ) -> PlanFile:
+        """The run file of a count of ``search`` split into ``tasks``, none done yet."""
+        record = run_record(search, command=command, mode="count", found=0)
+        record["plan"] = {
+            "tasks": [[list(prefix), list(position), state] for prefix, position, state in tasks],
+            "above": above,
+            "done": [],
+        }
+        return cls(path, record, every)
+
+    def left(self) -> list[int]:
+        """The indices of the subtrees not yet counted, in the plan's order."""
+        return [i for i in range(len(self.tasks)) if i not in self.done]
+
+    def finished(self, index: int, found: int, nodes: int) -> None:
+        """Subtree ``index`` is counted: ``found`` solutions in ``nodes`` nodes."""
+        self.done[index] = (found, nodes)
+        if time.monotonic() - self._last >= self.every:
+            self.save()
+
+    def save(self) -> None:
+        """Write the file now (nothing without a path)."""
+        plan = self.record["plan"]
+        plan["done"] = [[i, found, nodes] for i, (found, nodes) in sorted(self.done.items())]
+        self.record["found"] = sum(found for found, _ in self.done.values())
+        if self.path is not None:
+            save(self.path, self.record)
+        self._last = time.monotonic()
+
+
+def check_plan(path: str, record: dict[str, Any]) -> None:
+    """Refuse a run file whose ``plan`` is damaged (:class:`CheckpointError` naming the
+    field), before any position in it reaches an engine."""
+    plan = record.get("plan")
+
+    def index(value: object) -> bool:
+        return type(value) is int and 0 <= value <= MAX_INDEX
+
+    def counter(value: object) -> bool:
+        return type(value) is int and 0 <= value <= MAX_COUNTER
+
+    if not isinstance(plan, dict) or not isinstance(plan.get("tasks"), list):
+        raise CheckpointError(f"{path}: run file field plan is damaged")
+    tasks = plan["tasks"]
+    for i, task in enumerate(tasks):
+        if not (
+            isinstance(task, list)
+            and len(task) == 3
+            and all(isinstance(p, list) and all(index(k) for k in p) for p in task[:2])
+            and task[2] in (0, 1)
+        ):
+            raise CheckpointError(f"{path}: run file field plan.tasks[{i}] = {task!r} is damaged")
+    if not counter(plan.get("above")):
+        raise CheckpointError(
+            f"{path}: run file field plan.above = {plan.get('above')!r} is damaged"
+        )
+    done = plan.get("done")
+    if not isinstance(done, list):
+        raise CheckpointError(f"{path}: run file field plan.done is damaged")
+    for j, entry in enumerate(done):
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 3
+            and type(entry[0]) is int
+            and 0 <= entry[0] < len(tasks)
+            and counter(entry[1])
+            and counter(entry[2])
+        ):
+            raise CheckpointError(f"{path}: run file field plan.done[{j}] = {entry!r} is damaged")
 
 
 def _doing(mode: object) -> str:
@@ -286,6 +438,10 @@ class Runner:
         self.progress = progress
         self.found = 0
         self.stop_requested = False
+        #: When the run must stop (time.monotonic()), and after how many nodes of the
+        #: search's counter: set by the command line's --time-limit / --node-limit.
+        self.deadline: float | None = None
+        self.node_limit: int | None = None
         self._last = time.monotonic()
         self._bar: Any = None
 
@@ -303,6 +459,10 @@ class Runner:
             self._bar.n = search.progress()
             self._bar.set_postfix_str(f"{self.found} found", refresh=False)
             self._bar.update(0)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self._out_of_budget(search, "time limit")
+        if self.node_limit is not None and search.stats.nodes >= self.node_limit:
+            self._out_of_budget(search, "node limit")
         if self.path is None:
             return
         if self.stop_requested:
@@ -310,6 +470,11 @@ class Runner:
             raise Stop
         if time.monotonic() - self._last >= self.every:
             self.checkpoint(search)
+
+    def _out_of_budget(self, search: Search, which: str) -> None:
+        if self.path is not None:
+            self.checkpoint(search)
+        raise OutOfBudget(which)
 
     def _request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.stop_requested = True

@@ -12,15 +12,18 @@ processes (:mod:`lazysearch._helpers`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _helpers
+from .errors import LazysearchError
 from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
@@ -46,6 +49,14 @@ SMALL_SPLIT = 16
 #: (interleaved, so each batch holds big and small ones): few round trips, yet some left
 #: to even out at the end.
 BATCHES_PER_WORKER = 8
+#: A listing's pool of processes is replaced when one of them is killed, up to this many
+#: times in a row (without a subtree read in between); then the listing fails.
+MAX_BROKEN_POOLS = 3
+#: A listing's task hands back at most this many solutions of its subtree, and the rest
+#: of the subtree is searched next as a task of its own: so a huge subtree is never held
+#: whole in memory (``queens 20`` printed nothing for a minute), and its solutions
+#: stream out piece by piece, in order.
+PIECE = 4096
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -60,31 +71,121 @@ class _Top(NamedTuple):
     nodes: int
 
 
-def _count_beside_helpers(problem: Problem, tasks: list[Task], size: int) -> list[tuple[int, int]]:
+class WorkerLostWarning(RuntimeWarning):
+    """A process counting or listing subtrees died (killed from outside); its unfinished
+    subtrees were searched again by another, so the result is still exact."""
+
+
+def _lost(what: str) -> None:
+    import warnings
+
+    warnings.warn(what, WorkerLostWarning, stacklevel=3)
+
+
+def _count_beside_helpers(
+    problem: Problem,
+    tasks: list[Task],
+    size: int,
+    finished: Callable[[int, int, int], None] | None = None,
+) -> list[tuple[int, int]]:
     """Count ``tasks`` in the calling process and ``size`` kept helper processes: each
     takes the next subtree no one has taken yet until none is left (see
     :func:`lazysearch._helpers.claimed`), so nobody waits to be given work and the last
-    to finish is at most one subtree behind."""
+    to finish is at most one subtree behind.
+
+    Every subtree's count is known as it finishes (helpers :func:`report` each one):
+    ``finished(index, found, nodes)`` is called for each, in the caller, between the
+    caller's own subtrees.  A helper killed meanwhile loses only what it had not
+    reported: those subtrees are counted again in the caller (a
+    :class:`WorkerLostWarning` says so), so the total is exact.
+    """
     if size == 0 or len(tasks) < 2:
-        return [count_task(problem, tasks)]
-    results: list[tuple[int, int]] = []
-    team = _helpers.helpers(size)
+        results = []
+        for i, task in enumerate(tasks):
+            found, nodes = count_task(problem, [task])
+            if finished is not None:
+                finished(i, found, nodes)
+            results.append((found, nodes))
+        return results
+    done: dict[int, tuple[int, int]] = {}
+
+    def part(value: tuple[int, int, int]) -> None:
+        i, found, nodes = value
+        done[i] = (found, nodes)
+        if finished is not None:
+            finished(i, found, nodes)
+
+    team = _start_team(problem, tasks, size)
     try:
-        team.share(problem)
-        team.start(_count_claimed, tasks)
-        results.append(count_task(problem, _helpers.claimed(tasks, team.counter)))
-        team.drain(results.append)
-        team.share(None)  # the helpers need not hold the problem until the next count
+        search: Search | None = None
+        lost = False
+        try:
+            for i, task in _helpers.claimed_indexed(tasks, team.counter):
+                found, nodes, search = _count_one(problem, task, search)
+                part((i, found, nodes))
+                team.poll(part)
+        except _helpers.CounterLost:
+            lost = True  # a helper died holding the counter: the rest is counted below
+        dead = team.drain(lambda answer: None, part)
+        left = [i for i in range(len(tasks)) if i not in done]
+        if dead or left or lost:
+            who = f"{len(dead)} helper processes" if len(dead) > 1 else "a helper process"
+            _lost(
+                f"{who} died (killed from outside?); the {len(left)} subtree"
+                f"{'' if len(left) == 1 else 's'} it had not finished counted again by the "
+                "caller, so the count is exact"
+            )
+            for i in left:
+                found, nodes, search = _count_one(problem, tasks[i], search)
+                part((i, found, nodes))
+            team.close()
+        else:
+            team.share(None)  # the helpers need not hold the problem until the next count
+            _helpers.put_back(team)
     except BaseException:
         team.close()
         raise
-    _helpers.put_back(team)
-    return results
+    return list(done.values())
 
 
-def _count_claimed(problem: Problem, tasks: list[Task]) -> tuple[int, int]:
-    """In a helper: count the subtrees of ``tasks`` it takes before the others do."""
-    return count_task(problem, _helpers.claimed(tasks))
+def _start_team(problem: Problem, tasks: list[Task], size: int) -> _helpers.Helpers:
+    """``size`` kept helpers set to count ``tasks`` of ``problem``; a kept team of which
+    one died since (between the check and the first message) is replaced, once."""
+    for attempt in (1, 2):
+        team = _helpers.helpers(size)
+        try:
+            team.share(problem)
+            team.start(_count_claimed, tasks)
+            return team
+        except _helpers.HelperDied:
+            team.close()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int, int, Search]:
+    """Count one subtree, reusing ``search``'s engine when there is one."""
+    prefix, position, state = task
+    if search is None:
+        search = Search(problem, prefix)
+    else:
+        search._move_to(prefix)
+    if tuple(position) != tuple(prefix) or state != ENTER:
+        search._restore(position, state)
+    return search.count(), search.stats.nodes, search
+
+
+def _count_claimed(problem: Problem, tasks: list[Task]) -> None:
+    """In a helper: count the subtrees of ``tasks`` it takes before the others do,
+    reporting each as it finishes (its index, count and nodes)."""
+    search: Search | None = None
+    try:
+        for i, task in _helpers.claimed_indexed(tasks):
+            found, nodes, search = _count_one(problem, task, search)
+            _helpers.report((i, found, nodes))
+    except _helpers.CounterLost:
+        return  # the caller counts what is left
 
 
 def count_task(problem: Problem, tasks: Iterable[Task]) -> tuple[int, int]:
@@ -277,6 +378,11 @@ def count(
     workers: int | None = None,
     executor: Executor | None = None,
     depth: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | None = None,
+    every: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    command: str = "library",
 ) -> int:
     """Count the solutions ``search`` has left, in parallel; the search is then done.
 
@@ -294,43 +400,159 @@ def count(
         Split at this depth; by default the smallest depth giving about
         :data:`TASKS_PER_WORKER` subtrees per worker, and then the subtrees that a few
         random probes estimate big split further (:func:`refine`).
+    checkpoint:
+        A run file to keep the plan (the subtrees) and each finished subtree's count
+        in, written atomically every ``every`` seconds (default 5) as subtrees finish
+        and at the end (:class:`lazysearch.longrun.PlanFile`).
+    resume:
+        A run file to go on from: of a parallel count (only its unfinished subtrees are
+        counted, with any number of workers) or of a one-process run (the rest of it is
+        planned anew).  ``search`` must be fresh: it is moved to the file's start.
+    stop:
+        Asked after each subtree the caller sees finish; when true, the run file is
+        written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
+    command:
+        Recorded in the run file, and checked when resuming from it.
+
+    Returns the count of what ``search`` had left (with ``resume``: what it had left at
+    the start of the run the file began).
     """
-    if workers == 1 and executor is None and depth is None:
-        return search.count()
-    n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
-    if sizes is not None:  # biggest first, so that the last tasks to finish are small
-        order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
-        tasks = [tasks[i] for i in order]
-    if executor is not None:
-        if len(tasks) >= SMALL_SPLIT * n_workers:
-            # many small ones: a round trip for each would cost more than its work
-            n_batches = BATCHES_PER_WORKER * n_workers
-            batches = [tasks[b::n_batches] for b in range(n_batches)]
-        else:
-            batches = [[task] for task in tasks]
-        futures = [executor.submit(count_task, search.problem, batch) for batch in batches]
-        try:
-            results = [f.result() for f in futures]
-        finally:
-            for f in futures:
-                f.cancel()
+    from . import longrun
+
+    every = longrun.DEFAULT_EVERY if every is None else every
+    plan: longrun.PlanFile | None = None
+    if resume is not None:
+        record = longrun.load(resume, command=command, mode="count")
+        _become(search, search.resume(record["search"]))
+        if "plan" in record:
+            plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
+    if plan is None:
+        if workers == 1 and executor is None and depth is None and checkpoint is None:
+            return search.count()
+        n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
+        if sizes is not None:  # biggest first, so that the last tasks to finish are small
+            order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
+            tasks = [tasks[i] for i in order]
+        path = os.fspath(checkpoint) if checkpoint is not None else None
+        plan = longrun.PlanFile.new(path, search, tasks, above, command=command, every=every)
+        plan.save()
     else:
-        results = _count_beside_helpers(search.problem, tasks, n_workers - 1)
-    total = sum(found for found, _ in results)
-    search._finish(total, above + sum(nodes for _, nodes in results))
+        if workers is not None and workers < 1:
+            raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+    left = plan.left()
+    tasks = [plan.tasks[i] for i in left]
+
+    def finished(j: int, found: int, nodes: int) -> None:
+        plan.finished(left[j], found, nodes)
+        if stop is not None and stop():
+            plan.save()
+            raise longrun.Stop(plan.record["found"])
+
+    try:
+        if executor is not None:
+            _count_on(executor, search.problem, tasks, n_workers, finished)
+        else:
+            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+    except BaseException:
+        plan.save()  # what finished is kept, to go on from
+        raise
+    plan.save()
+    total = sum(found for found, _ in plan.done.values())
+    search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
     return total
 
 
+def _become(search: Search, other: Search) -> None:
+    """Make ``search`` (fresh) the search ``other`` is: the same subtree and place."""
+    search._prefix = other._prefix
+    search._engine = other._engine
+    search._progress = 0.0
+
+
+def _count_on(
+    executor: Executor,
+    problem: Problem,
+    tasks: list[Task],
+    n_workers: int,
+    finished: Callable[[int, int, int], None],
+) -> None:
+    """Count ``tasks`` on ``executor``, ``finished(index, found, nodes)`` for each as its
+    batch comes back (a batch's count is given to its first subtree, 0 to the others)."""
+    from concurrent.futures import as_completed
+
+    if len(tasks) >= SMALL_SPLIT * n_workers:
+        # many small ones: a round trip for each would cost more than its work
+        n_batches = BATCHES_PER_WORKER * n_workers
+        batches = [list(range(len(tasks)))[b::n_batches] for b in range(n_batches)]
+    else:
+        batches = [[i] for i in range(len(tasks))]
+    batches = [batch for batch in batches if batch]
+    futures = {
+        executor.submit(count_task, problem, [tasks[i] for i in batch]): batch for batch in batches
+    }
+    try:
+        lost: list[BaseException] = []
+        for future in as_completed(futures):
+            try:
+                found, nodes = future.result()
+            except LazysearchError:
+                raise
+            except Exception as exc:  # the cluster lost it (a scheduler gone): the
+                lost.append(exc)  # others may still come back, and are kept
+                continue
+            batch = futures[future]
+            finished(batch[0], found, nodes)
+            for i in batch[1:]:
+                finished(i, 0, 0)
+        if lost:
+            first = lost[0]
+            raise LazysearchError(
+                f"the executor lost {len(lost)} of {len(futures)} batches of subtrees "
+                f"({type(first).__name__}: {first or 'no reason given'}); the subtrees that "
+                "finished are kept in the run file, if there is one (--resume)"
+            )
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _own_pool(n_workers: int) -> ProcessPoolExecutor:
+    """A process pool whose workers end with the caller, whatever kills it
+    (:func:`lazysearch._helpers.watch_parent`)."""
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(n_workers, initializer=_pool_worker, initargs=(os.getpid(), main))
+
+
+def _pool_worker(parent: int, death_signal: bool) -> None:
+    """A listing pool's worker: Ctrl-C is its caller's to handle (it printed a
+    ``KeyboardInterrupt`` traceback per worker), and it ends with its caller."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _helpers.watch_parent(parent, death_signal)
+
+
 def solutions_task(
-    problem: Problem, prefix: Sequence[int], position: Sequence[int], state: int
-) -> tuple[list[tuple[Any, ...]], int]:
-    """The raw solutions of the subtree at ``prefix`` not yet passed at ``position``, and
-    the number of nodes entered to find them."""
+    problem: Problem,
+    prefix: Sequence[int],
+    position: Sequence[int],
+    state: int,
+    most: int | None = None,
+) -> tuple[list[tuple[Any, ...]], int, Task | None]:
+    """The raw solutions of the subtree at ``prefix`` not yet passed at ``position`` (at
+    most ``most`` of them), the number of nodes entered to find them, and the rest of
+    the subtree as a task to search next (None when the subtree is done)."""
     search = Search(problem, prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
         search._restore(position, state)
-    found = list(search)
-    return found, search.stats.nodes
+    found = list(search if most is None else itertools.islice(search, most))
+    rest: Task | None = None
+    if most is not None and len(found) == most and not search.done:
+        rest = (tuple(prefix), search.position, search._engine.state)
+    return found, search.stats.nodes, rest
 
 
 def iterate(
@@ -349,30 +571,62 @@ def iterate(
     """
     n_workers, tasks, _, above = _plan(search, workers, executor, depth)
     own = executor is None
-    pool: Executor = ProcessPoolExecutor(n_workers) if executor is None else executor
+    pool: Executor = _own_pool(n_workers) if executor is None else executor
     window = 2 * n_workers + 1
-    pending: deque[Future[tuple[list[tuple[Any, ...]], int]]] = deque()
+    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]] = deque()
     queue = iter(tasks)
+
+    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
+        try:
+            return pool.submit(solutions_task, search.problem, *task, PIECE)
+        except BrokenProcessPool as exc:  # seen when its turn to be read comes
+            failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
+            failed.set_exception(exc)
+            return failed
 
     def submit_next() -> None:
         task = next(queue, None)
         if task is not None:
-            pending.append(pool.submit(solutions_task, search.problem, *task))
+            pending.append((task, submit(task)))
 
     found = 0
     nodes = above
+    broken = 0  # pools broken in a row, without a subtree read in between
     try:
         for _ in range(window):
             submit_next()
         while pending:
-            solutions, spent = pending.popleft().result()
-            submit_next()
+            try:
+                solutions, spent, rest = pending[0][1].result()
+            except BrokenProcessPool:
+                # A worker was killed: its subtree, and those waiting behind it, are
+                # searched again in a new pool (nothing of them was yielded yet).
+                broken += 1
+                if not own or broken > MAX_BROKEN_POOLS:
+                    raise LazysearchError(
+                        f"the worker processes died {broken} times in a row "
+                        "(killed from outside, or out of memory?)"
+                    ) from None
+                _lost(
+                    "a worker process died (killed from outside?); its subtrees are searched again"
+                )
+                pool.shutdown(cancel_futures=True)
+                pool = _own_pool(n_workers)
+                for i, (task, _) in enumerate(pending):
+                    pending[i] = (task, submit(task))
+                continue
+            broken = 0
+            pending.popleft()
+            if rest is not None:  # the rest of this subtree comes next, before the others
+                pending.appendleft((rest, submit(rest)))
+            else:
+                submit_next()
             found += len(solutions)
             nodes += spent
             yield from solutions
         search._finish(found, nodes)
     finally:
-        for future in pending:
+        for _, future in pending:
             future.cancel()
         if own:
             pool.shutdown(cancel_futures=True)

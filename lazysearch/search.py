@@ -87,6 +87,23 @@ class Stats(NamedTuple):
     level: int
 
 
+class Partial(NamedTuple):
+    """What a count within a budget got (:meth:`Search.count_within`).
+
+    ``found``: the solutions counted by this call; ``done``: whether the search reached
+    its end (``found`` is then the whole count of what was left); ``progress``: the
+    fraction of the tree walked (:meth:`Search.progress`); ``rest``: Knuth's estimate
+    of the solutions not yet counted (0 when done); ``checkpoint``: the search's
+    checkpoint, to go on with :meth:`Search.resume`.
+    """
+
+    found: int
+    done: bool
+    progress: float
+    rest: float
+    checkpoint: dict[str, Any]
+
+
 class Estimate(NamedTuple):
     """Knuth's random-probe estimate of a search tree (Math. Comp. 29, 1975).
 
@@ -187,6 +204,52 @@ class Search:
             if callback is not None:
                 callback(self)
         return total
+
+    def count_within(
+        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+    ) -> Partial:
+        """Count for at most ``seconds`` of time and ``nodes`` nodes entered, then stop
+        where the search is; a :class:`Partial` says what was counted and how to go on.
+
+        >>> from lazysearch import queens
+        >>> part = queens(8).search.count_within(nodes=500)
+        >>> part.done, part.found < 92, 0 < part.progress < 1
+        (False, True, True)
+        >>> part.found + queens(8).search.resume(part.checkpoint).count()
+        92
+
+        The node budget is exact (the engines stop at it); the time is looked at every
+        few milliseconds of work.  ``rest`` is Knuth's estimate of the whole tree's
+        solutions from ``samples`` random probes (seeded, so repeatable), times the
+        fraction of the tree not yet walked: as rough as the estimate is for the problem
+        (see docs/long-runs.md).
+
+        Raises
+        ------
+        ValueError
+            For a negative or not finite ``seconds``, or ``nodes`` < 1.
+        """
+        import time
+
+        if seconds is not None and not 0 <= seconds < math.inf:
+            raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"count_within() needs nodes >= 1, got {nodes!r}")
+        engine = self._engine
+        deadline = None if seconds is None else time.monotonic() + seconds
+        end = None if nodes is None else int(engine.nodes) + nodes
+        found = 0
+        while engine.state != DONE:
+            budget = CHUNK if end is None else min(CHUNK, end - int(engine.nodes))
+            if budget <= 0 or (deadline is not None and time.monotonic() >= deadline):
+                break
+            found += engine.run(0, budget)
+        done = engine.state == DONE
+        walked = self.progress()
+        rest = 0.0
+        if not done:
+            rest = self.estimate(samples, seed=0).solutions * (1.0 - walked)
+        return Partial(found, done, walked, rest, self.checkpoint())
 
     # -- where we are --------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import os
 import threading
 import weakref
 from collections import deque
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .errors import LazysearchError, NotExactlyOneError
-from .search import CHUNK, Estimate, Search, Stats
+from .search import CHUNK, Estimate, Partial, Search, Stats
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -331,6 +332,8 @@ class Solutions(Generic[T]):
         *,
         method: str = "auto",
         max_nodes: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
     ) -> int:
         """How many solutions are left; consumes the stream.
 
@@ -357,6 +360,11 @@ class Solutions(Generic[T]):
         max_nodes:
             The most subproblems the memo table may hold (default
             :data:`lazysearch.exactcover.memo.MAX_NODES`, about 4M).
+        checkpoint, resume:
+            With ``workers`` or ``executor``: a run file to keep the plan and each
+            finished subtree's count in, and one to go on from (only the unfinished
+            subtrees are counted, by any number of workers); see docs/long-runs.md.
+            A resumed count returns the count of the whole run the file began.
 
         Raises
         ------
@@ -380,6 +388,12 @@ class Solutions(Generic[T]):
                 "count(method='memo') counts the exact cover itself, so it takes no workers "
                 "and no filter/map/slice steps"
             )
+        if (checkpoint is not None or resume is not None) and workers is None and executor is None:
+            raise LazysearchError(
+                "count(checkpoint=..., resume=...) keeps a parallel count's plan: give "
+                "workers= or executor= (a one-process run is checkpointed with "
+                "checkpoint() and resume())"
+            )
         if workers is not None or executor is not None:
             if self._steps:
                 raise ValueError(
@@ -389,7 +403,14 @@ class Solutions(Generic[T]):
             from .parallel import count as parallel_count
 
             pending = self._take_pending()
-            return pending + parallel_count(self._search, workers=workers, executor=executor)
+            counted = parallel_count(
+                self._search,
+                workers=workers,
+                executor=executor,
+                checkpoint=checkpoint,
+                resume=resume,
+            )
+            return pending + counted
         if not self._steps:
             if method == "memo" or (method == "auto" and not self._peeked):
                 found = memo.count(self._search, method, max_nodes)
@@ -398,6 +419,33 @@ class Solutions(Generic[T]):
             return self._take_pending() + self._search.count()
         n: int = _more_itertools().ilen(self)
         return n
+
+    def count_within(
+        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+    ) -> Partial:
+        """Count for at most ``seconds`` and ``nodes`` nodes, then stop: what was counted,
+        the fraction walked, Knuth's estimate of the rest and a checkpoint to go on with
+        :meth:`resume` (:meth:`lazysearch.search.Search.count_within`).
+
+        >>> from lazysearch import queens
+        >>> part = queens(8).count_within(nodes=500)
+        >>> part.found + queens(8).resume(part.checkpoint).count()
+        92
+
+        Raises
+        ------
+        ValueError
+            For a stream with ``filter``/``map``/``slice`` steps (the engine counts raw
+            solutions), or a bad budget.
+        """
+        if self._steps:
+            raise ValueError(
+                "count_within() counts the search's own solutions and cannot run this "
+                "stream's filter/map/slice steps; iterate with a budget of your own instead"
+            )
+        pending = self._take_pending()
+        part = self._search.count_within(seconds, nodes, samples)
+        return part._replace(found=pending + part.found)
 
     def diagram(self, max_nodes: int | None = None) -> Diagram[T]:
         """The solutions of the exact cover behind this stream as a diagram of its

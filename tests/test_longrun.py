@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -256,3 +257,22 @@ def test_checkpoint_interval_must_be_positive(capsys: pytest.CaptureFixture[str]
         main(["queens", "6", "--checkpoint-every", "0"])
     assert exit_info.value.code == 2
     assert "a number of seconds > 0, got '0'" in capsys.readouterr().err
+
+
+def test_temporary_files_of_dead_writers_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # reaped: its pid names no process (until the system reuses it)
+    stream = queens(6)
+    path = tmp_path / "run.json"
+    left = tmp_path / f".lazysearch-run.json.{dead.pid}.abc123.tmp"  # as kill -9 leaves it
+    writing = tmp_path / f".lazysearch-run.json.{os.getppid()}.def456.tmp"  # a live writer's
+    other = tmp_path / f".lazysearch-other.json.{dead.pid}.ghi789.tmp"  # another run file's
+    for file in (left, writing, other):
+        file.write_text("{")
+    longrun.save(path, longrun.run_record(stream.search, command="q", mode="list", found=0))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["run.json", writing.name, other.name]
+    )

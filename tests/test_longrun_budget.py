@@ -1,0 +1,98 @@
+"""Budgets: counting for so long or so many nodes, a partial result, and going on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lazysearch import knights, queens
+from lazysearch.cli import EXIT_BUDGET, main
+
+
+@pytest.mark.parametrize("nodes", [997, 5_000, 10**9])
+def test_partial_counts_within_node_budgets_add_up_to_the_total(nodes: int) -> None:
+    total, spent, parts = 0, 0, 0
+    search = queens(9).search
+    while True:
+        part = search.count_within(nodes=nodes, samples=20)
+        assert search.stats.nodes - spent <= nodes  # the engines stop at the budget
+        spent = search.stats.nodes
+        total += part.found
+        parts += 1
+        assert 0 <= part.progress <= 1 and part.found <= 352
+        if part.done:
+            break
+        assert part.rest > 0
+        search = queens(9).search.resume(part.checkpoint)
+        if parts > 10_000:
+            pytest.fail("never done")
+    assert (total, part.rest, part.progress) == (352, 0.0, 1.0)
+    whole = queens(9).search
+    whole.count()
+    assert spent == whole.stats.nodes  # no node walked twice, none skipped
+
+
+def test_a_zero_time_budget_counts_nothing_and_says_how_to_go_on() -> None:
+    stream = queens(8)
+    part = stream.count_within(seconds=0)
+    assert (part.found, part.done, part.progress) == (0, False, 0.0)
+    assert queens(8).resume(part.checkpoint).count() == 92
+    # Every engine: a knight's tours search too.
+    part = knights.tours(5).count_within(nodes=1000)
+    assert part.found + knights.tours(5).resume(part.checkpoint).count() == 1728
+
+
+def test_bad_budgets_are_refused_naming_the_value() -> None:
+    with pytest.raises(ValueError, match="seconds >= 0, got -1"):
+        queens(8).count_within(seconds=-1)
+    with pytest.raises(ValueError, match="nodes >= 1, got 0"):
+        queens(8).count_within(nodes=0)
+    with pytest.raises(ValueError, match="filter/map/slice"):
+        queens(8).filter(bool).count_within(nodes=10)
+
+
+def test_cli_node_limit_stops_with_its_own_status_and_resumes_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(tmp_path / "run.json")
+    args = ["queens", "12", "--count", "-q", "--node-limit", "70000", "--checkpoint", path]
+    stops = 0
+    while (status := main(args + (["--resume", path] if stops else []))) == EXIT_BUDGET:
+        stops += 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.count("\n") == 1 and "node limit reached after" in captured.err
+        assert "Knuth's estimate" in captured.err and f"--resume {path}" in captured.err
+    assert status == 0 and stops >= 2
+    assert capsys.readouterr().out.strip() == "14200"
+
+
+def test_cli_listing_within_budgets_prints_each_solution_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["queens", "8", "--format", "json", "-q"]) == 0
+    whole = capsys.readouterr().out
+    path = str(tmp_path / "run.json")
+    args = ["queens", "8", "--format", "json", "-q", "--node-limit", "65536"]
+    pieces = []
+    status = EXIT_BUDGET
+    first = True
+    while status == EXIT_BUDGET:
+        status = main(args + ["--checkpoint", path] + ([] if first else ["--resume", path]))
+        first = False
+        pieces.append(capsys.readouterr().out)
+    assert status == 0 and "".join(pieces) == whole
+
+
+def test_cli_budgets_are_refused_where_they_cannot_apply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["queens", "8", "--count", "--workers", "2", "--time-limit", "5"]) == 2
+    assert "leave out --workers" in capsys.readouterr().err
+    assert main(["knights", "5", "--count", "--node-limit", "5"]) == 2
+    assert "knights --count adds up" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["queens", "8", "--time-limit", "0"])
+    assert exit_info.value.code == 2
+    assert "--time-limit: a number of seconds > 0, got '0'" in capsys.readouterr().err
