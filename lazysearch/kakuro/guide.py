@@ -39,6 +39,62 @@ DIVE_NODES = 2_000
 MAX_CONFLICTS = 100_000
 
 
+def sums_refute(problem: KakuroProblem, domains: list[int]) -> bool:
+    """True when the run sums alone show there is no filling, whatever the digits.
+
+    Each cell lies in at most two runs, one each way, so the runs of a connected part of
+    the grid split into two sides (across and down) with every cell of two runs on both.
+    Adding up one side's sums and taking away the other's leaves the cells of one run
+    only: ``sum(side A) - sum(side B) = sum(cells of A only) - sum(cells of B only)``.
+    Each such cell lies between its smallest and largest digit in ``domains``; a
+    difference outside those bounds refutes the puzzle.  When every cell is in two runs
+    the difference must be 0, so a single mistyped clue is refuted here at once (CP-SAT
+    finds the same by linear reasoning; a clause-learning search without arithmetic does
+    not find it in 10^6 conflicts on a 10x12 grid).  O(cells + runs).
+    """
+    runs = problem.runs
+    cell_runs: list[list[int]] = [[] for _ in range(problem.n)]
+    for r, (cells, _, _) in enumerate(runs):
+        for c in cells:
+            cell_runs[c].append(r)
+    side = [-1] * len(runs)
+    for start in range(len(runs)):
+        if side[start] >= 0:
+            continue
+        side[start] = 0
+        stack = [start]
+        part = [start]
+        bipartite = True
+        while stack:
+            r = stack.pop()
+            for c in runs[r][0]:
+                for x in cell_runs[c]:
+                    if side[x] < 0:
+                        side[x] = 1 - side[r]
+                        stack.append(x)
+                        part.append(x)
+                    elif x != r and side[x] == side[r]:
+                        bipartite = False
+        if not bipartite:
+            continue  # not a kakuro's runs: no identity to check
+        difference = low = high = 0
+        for r in part:
+            sign = 1 if side[r] == 0 else -1
+            difference += sign * runs[r][1]
+            for c in runs[r][0]:
+                if len(cell_runs[c]) == 1:
+                    mask = domains[c] if c < len(domains) else 511
+                    if not mask:
+                        return True
+                    least = (mask & -mask).bit_length()
+                    most = mask.bit_length()
+                    low += least if sign > 0 else -most
+                    high += most if sign > 0 else -least
+        if not low <= difference <= high:
+            return True
+    return False
+
+
 def sat_solver(problem: KakuroProblem, domains: list[int] | None = None, module: Any = None) -> Any:
     """A SAT solver (of ``module``, default :mod:`._cdcl` as the engines load it) holding
     the puzzle's clauses (:meth:`~._cdcl.Solver.add_cells`,
@@ -108,4 +164,6 @@ def find_with_engine(
         engine.rewind()
         engine.nodes = engine.solutions = 0
         return (), engine
+    if sums_refute(problem, domains):
+        return REFUTED, None
     return sat_filling(problem, domains), None
