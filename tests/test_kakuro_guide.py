@@ -107,6 +107,32 @@ def test_forgetting_learnt_clauses_keeps_the_answers(
     assert len(sat_fillings(BLOCK, sat)) == 12 == kakuro.solve(BLOCK).count()
 
 
+def test_a_search_in_slices_goes_on_where_it_stopped(
+    sat: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sat, "KEEP_LEARNT", 5)
+    solver = loaded(sat, *pigeonhole(6))
+    answers = []
+    while not answers or answers[-1] == sat.UNKNOWN:
+        answers.append(solver.solve(solver.conflicts + 5))
+    assert answers[-1] == sat.UNSAT and len(answers) > 3
+    # The learnt clauses' bar is kept between slices: those beyond it are thinned even
+    # though no slice learns more than 5 (a slice that started afresh never would).
+    assert solver.forgotten > 0
+
+
+def test_the_guide_search_runs_in_slices_until_it_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guide, "SLICE", 2)
+    prob, cells = problem(BLOCK)
+    filling = guide.sat_filling(prob)
+    kakuro.verify(BLOCK, dict(zip(cells, filling, strict=True)))
+    assert guide.sat_filling(prob, max_conflicts=1) in ((), filling)
+    puzzle = sum_mismatch([8, 18], [8, 11, 9])
+    assert guide.sat_filling(problem(puzzle)[0]) == REFUTED
+
+
 def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
     with pytest.raises(ValueError, match="literal 6 is not one of the 3 variables"):
         sat.Solver(3).add_clause([0, 6])

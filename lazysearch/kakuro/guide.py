@@ -33,10 +33,16 @@ if TYPE_CHECKING:
 
 #: Nodes the plain tree gets to find a first solution before the SAT search is asked.
 DIVE_NODES = 2_000
-#: Conflicts the SAT search gets before the plain order is kept: ``huge.kakuro`` needs
-#: 10,416 (about 0.5 s compiled; 2,300 to 52,000 with its runs in other orders), and a
-#: search that gives up here has spent some 5 to 20 seconds.
-MAX_CONFLICTS = 100_000
+#: Conflicts the SAT search gets before the plain order is kept; 0 (the default): no
+#: limit.  A limit of 100,000 (this module's first one) left random 40x40 and 50x50 grids
+#: with no first solution (they need some 600,000 and 370,000 conflicts, found in about a
+#: minute) and refuted nothing that the sums and the tree did not: when the plain tree
+#: has not found a solution in its dive, it does not recover, so giving up only hands the
+#: puzzle to a search that will not end.
+MAX_CONFLICTS = 0
+#: The SAT search runs in slices of this many conflicts (well under a second compiled),
+#: so that Ctrl-C and other signals are seen between them.
+SLICE = 20_000
 
 
 def sums_refute(problem: KakuroProblem, domains: list[int]) -> bool:
@@ -130,10 +136,16 @@ def sat_filling(
 ) -> tuple[int, ...]:
     """A filling of the empty cells (a digit per cell) found by the SAT search
     (:func:`sat_solver`); ``REFUTED`` when it proves there is none, ``()`` when it finds
-    none within ``max_conflicts`` conflicts."""
+    none within ``max_conflicts`` conflicts (0: no limit; the search then runs until it
+    answers, in slices of :data:`SLICE` conflicts with signals seen between them)."""
     sat = _native.load("lazysearch.kakuro._cdcl")
     solver = sat_solver(problem, domains)
-    answer = solver.solve(max_conflicts)
+    answer = sat.UNKNOWN
+    while answer == sat.UNKNOWN:
+        if max_conflicts and solver.conflicts >= max_conflicts:
+            return ()
+        step = solver.conflicts + SLICE
+        answer = solver.solve(min(step, max_conflicts) if max_conflicts else step)
     if answer == sat.UNSAT:
         return REFUTED
     if answer != sat.SAT:
@@ -143,10 +155,11 @@ def sat_filling(
 
 def find(problem: KakuroProblem, dive: int | None = None) -> tuple[int, ...]:
     """The guide for ``problem``: ``()`` (smallest digit first everywhere) when the plain
-    tree finds a first solution, or ends, within ``dive`` nodes; else the SAT search's
+    tree finds a first solution, or ends, within ``dive`` nodes; else ``REFUTED`` when
+    the run sums rule out every filling (:func:`sums_refute`); else the SAT search's
     filling, or ``REFUTED`` when it proves there is none (the tree is then its root, a
-    dead end), or ``()`` when it gives up.  ``dive`` defaults to ``DIVE_NODES``; 0 asks
-    the SAT search at once."""
+    dead end), or ``()`` when it gives up (only under a :data:`MAX_CONFLICTS` limit).
+    ``dive`` defaults to ``DIVE_NODES``; 0 asks the SAT search at once."""
     return find_with_engine(problem, dive)[0]
 
 
