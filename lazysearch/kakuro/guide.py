@@ -12,8 +12,9 @@ That filling becomes the tree's *guide*: each cell tries its guide digit first. 
 tree keeps the same nodes and solutions, so counts, positions and subtrees mean what
 they did; only the order changes, and the first leaf is the guide's filling.  The guide
 is a function of the puzzle alone (nothing random, no clocks), so every process that
-builds the tree builds the same one.  When the SAT search proves instead that there is
-no filling, the guide is ``REFUTED`` and the tree is its root, a dead end.
+builds the tree builds the same one.  When the run sums (:func:`sums_refute`) or the
+SAT search prove instead that there is no filling, the guide is ``REFUTED`` and the tree
+is its root, a dead end.
 
 Most puzzles do not need this: the plain tree reaches a first solution of every
 published puzzle in the shared sets within 42 nodes.  So the plain tree is tried first
