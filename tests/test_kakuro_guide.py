@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazysearch import _native, compiled, kakuro
+from lazysearch.errors import InvalidSolutionError
 from lazysearch.kakuro import Puzzle, guide
 from lazysearch.kakuro._engine import REFUTED
+from lazysearch.kakuro.puzzle import sum_range
 from lazysearch.kakuro.solver import KakuroProblem, problem
 from lazysearch.parallel import count
 from tests.helpers import shared_file
@@ -103,6 +105,32 @@ def test_forgetting_learnt_clauses_keeps_the_answers(
     assert solver.forgotten > 0
     # The latin-square block with one filling forbidden at a time: 12 models, then none.
     assert len(sat_fillings(BLOCK, sat)) == 12 == kakuro.solve(BLOCK).count()
+
+
+def test_a_search_in_slices_goes_on_where_it_stopped(
+    sat: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sat, "KEEP_LEARNT", 5)
+    solver = loaded(sat, *pigeonhole(6))
+    answers = []
+    while not answers or answers[-1] == sat.UNKNOWN:
+        answers.append(solver.solve(solver.conflicts + 5))
+    assert answers[-1] == sat.UNSAT and len(answers) > 3
+    # The learnt clauses' bar is kept between slices: those beyond it are thinned even
+    # though no slice learns more than 5 (a slice that started afresh never would).
+    assert solver.forgotten > 0
+
+
+def test_the_guide_search_runs_in_slices_until_it_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(guide, "SLICE", 2)
+    prob, cells = problem(BLOCK)
+    filling = guide.sat_filling(prob)
+    kakuro.verify(BLOCK, dict(zip(cells, filling, strict=True)))
+    assert guide.sat_filling(prob, max_conflicts=1) in ((), filling)
+    puzzle = sum_mismatch([8, 18], [8, 11, 9])
+    assert guide.sat_filling(problem(puzzle)[0]) == REFUTED
 
 
 def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
@@ -349,3 +377,130 @@ def test_a_random_grid_of_35_percent_black_gets_a_first_solution() -> None:
     for board in boards:
         kakuro.verify(puzzle, board)
     assert len(boards) == 2 and boards[0] != boards[1]
+
+
+# -- puzzles with no filling: the sums at the root -------------------------------------
+
+
+def brute_force_fillings(puzzle: Puzzle) -> list[dict[tuple[int, int], int]]:
+    """Every filling of a small puzzle: each across run's orderings of distinct digits
+    making its sum, any digit in a cell of no across run, each board then verified."""
+    choices = []
+    for run in puzzle.runs:
+        if run.direction == "across":
+            ways = [
+                dict(zip(run.cells, digits, strict=True))
+                for digits in itertools.permutations(range(1, 10), len(run.cells))
+                if sum(digits) == run.total
+            ]
+            choices.append(ways)
+    across = {cell for run in puzzle.runs if run.direction == "across" for cell in run.cells}
+    for cell in sorted(puzzle.white - across):
+        choices.append([{cell: d} for d in range(1, 10)])
+    found = []
+    for parts in itertools.product(*choices):
+        board = {cell: d for part in parts for cell, d in part.items()}
+        try:
+            kakuro.verify(puzzle, board)
+        except InvalidSolutionError:
+            continue
+        found.append(board)
+    return found
+
+
+def mistyped(puzzle: Puzzle, run_index: int, delta: int) -> Puzzle:
+    """``puzzle`` with the sum of its ``run_index``-th run changed by ``delta``."""
+    run = puzzle.runs[run_index]
+    across, down = dict(puzzle.across), dict(puzzle.down)
+    (across if run.direction == "across" else down)[run.clue] = run.total + delta
+    return Puzzle(puzzle.rows, puzzle.cols, white=puzzle.white, across=across, down=down)
+
+
+@settings(max_examples=40, deadline=None)
+@given(blocks(), st.data())
+def test_sums_refute_every_mistyped_clue_of_a_block(puzzle: Puzzle, data: st.DataObject) -> None:
+    prob, _ = problem(puzzle)
+    assert not guide.sums_refute(prob, [511] * prob.n)
+    index = data.draw(st.integers(0, len(puzzle.runs) - 1))
+    run = puzzle.runs[index]
+    low, high = sum_range(len(run.cells))
+    delta = data.draw(
+        st.sampled_from([d for d in (-3, -2, -1, 1, 2, 3) if low <= run.total + d <= high])
+    )
+    bad = mistyped(puzzle, index, delta)
+    prob, _ = problem(bad)
+    # Every cell lies in two runs: the across sums must equal the down sums.
+    assert guide.sums_refute(prob, [511] * prob.n)
+    assert brute_force_fillings(bad) == []
+
+
+def test_sums_bound_the_cells_of_one_run() -> None:
+    """(1, 2) lies in the across run only and (2, 1) in the down run only, so
+    ``4 - down = x(1, 2) - x(2, 1)``, bounded by those cells' digits."""
+
+    def corner(down: int) -> Puzzle:
+        white = {(1, 1), (1, 2), (2, 1)}
+        return Puzzle(3, 3, white=white, across={(1, 0): 4}, down={(0, 1): down})
+
+    def refuted(puzzle: Puzzle, mask: int) -> bool:
+        prob, _ = problem(puzzle)
+        return guide.sums_refute(prob, [mask] * prob.n)
+
+    # -8 = 1 - 9: a filling (3 1 across, 3 9 down), but not with digits 1..3 only.
+    assert [refuted(corner(12), 511), refuted(corner(12), 0b111)] == [False, True]
+    assert len(brute_force_fillings(corner(12))) == 1
+    assert [refuted(corner(5), 511), refuted(corner(5), 0b111)] == [False, False]
+    # -9 is beyond any two digits: no filling.
+    assert refuted(corner(13), 511)
+    assert brute_force_fillings(corner(13)) == []
+    # Domains left out count as every digit.
+    assert guide.sums_refute(problem(mistyped(BLOCK, 0, 1))[0], [])
+
+
+def cpsat_feasible(puzzle: Puzzle) -> bool | None:
+    """CP-SAT's answer (one worker) when OR-Tools is installed, else None."""
+    try:
+        from ortools.sat.python import cp_model
+    except ModuleNotFoundError:
+        return None
+    model = cp_model.CpModel()
+    x = {cell: model.NewIntVar(1, 9, "") for cell in sorted(puzzle.white)}
+    for run in puzzle.runs:
+        model.AddAllDifferent([x[c] for c in run.cells])
+        model.Add(sum(x[c] for c in run.cells) == run.total)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.Solve(model)
+    assert status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE)
+    return status != cp_model.INFEASIBLE
+
+
+def test_a_mistyped_clue_of_a_published_puzzle_is_no_solution(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """prop_marcizhu's extreme.kak with the across 16 of its second row typed as 6 (issue
+    23): the tree and the SAT search both get lost (no answer in 60 s); the sums answer
+    at the root, before any SAT search."""
+    path = shared_file("data", "kakuro", "prop_marcizhu", "generated", "extreme.kak")
+    puzzle = kakuro.read(path)
+    assert puzzle.across[(1, 8)] == 16
+    bad = Puzzle(
+        puzzle.rows,
+        puzzle.cols,
+        white=puzzle.white,
+        across={**puzzle.across, (1, 8): 6},
+        down=puzzle.down,
+    )
+
+    def no_sat(*args: object) -> tuple[int, ...]:
+        raise AssertionError("the SAT search was asked")
+
+    monkeypatch.setattr(guide, "sat_filling", no_sat)
+    stream = kakuro.solve(bad)
+    assert stream.first(None) is None
+    prob = stream.search.problem
+    assert isinstance(prob, KakuroProblem) and prob.guide == REFUTED
+    assert stream.search.stats.nodes == 1
+    assert cpsat_feasible(bad) in (False, None)
+    # The puzzle as published still has its filling.
+    kakuro.verify(puzzle, kakuro.solve(puzzle).first())

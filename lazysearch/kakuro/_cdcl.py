@@ -98,6 +98,9 @@ class Solver:
     stamps: cython.int
     forgotten = cython.declare(cython.int, visibility="public")
     var_inc: cython.double
+    restarts: cython.longlong
+    originals: cython.int
+    bar: cython.double
     ok: cython.bint
     conflicts = cython.declare(cython.longlong, visibility="public")
     decisions = cython.declare(cython.longlong, visibility="public")
@@ -126,6 +129,11 @@ class Solver:
         self.nlits = self.nclauses = 0
         self.stamps = self.forgotten = 0
         self.var_inc = 1.0
+        # The search's place, kept between calls of solve(): restarts so far, the
+        # clauses of the problem (-1 until the first call) and the learnt clauses' bar.
+        self.restarts = 0
+        self.originals = -1
+        self.bar = 0.0
         self.ok = True
         self.conflicts = self.decisions = 0
         t: cython.int
@@ -566,13 +574,19 @@ class Solver:
 
     def solve(self, max_conflicts: int) -> int:
         """Search for a model: ``SAT``, ``UNSAT``, or ``UNKNOWN`` once ``max_conflicts``
-        conflicts have been met (0: no limit)."""
+        conflicts have been met in all (0: no limit).  After ``UNKNOWN`` a call with a
+        higher limit goes on where the search stopped (learnt clauses, activities,
+        restarts and the learnt clauses' bar kept), so a long search can run in slices
+        with the caller's signal handlers between them; add no clause in between."""
         if not self.ok or self.propagate() >= 0:
             self.ok = False
             return UNSAT
-        restarts: cython.int = 0
-        originals: cython.int = self.nclauses
-        bar: cython.double = max(KEEP_LEARNT, originals / 3)
+        if self.originals < 0:
+            self.originals = self.nclauses
+            self.bar = max(KEEP_LEARNT, self.originals / 3)
+        restarts: cython.longlong = self.restarts
+        originals: cython.int = self.originals
+        bar: cython.double = self.bar
         allowed: cython.longlong
         since: cython.longlong
         confl: cython.int
@@ -581,6 +595,7 @@ class Solver:
         v: cython.int
         while True:
             restarts += 1
+            self.restarts = restarts
             allowed = RESTART_UNIT * luby(restarts)
             since = 0
             while True:
@@ -604,6 +619,7 @@ class Solver:
                     if self.nclauses - originals - self.forgotten > bar:
                         self.reduce()
                         bar *= KEEP_GROWTH
+                        self.bar = bar
                     if max_conflicts and self.conflicts >= max_conflicts:
                         self.cancel_until(0)
                         return UNKNOWN
