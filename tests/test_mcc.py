@@ -5,13 +5,18 @@ option orders: against brute force on random small problems, and the Search prot
 from __future__ import annotations
 
 import itertools
+import json
+import subprocess
+import sys
 from collections.abc import Hashable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from more_itertools import ilen
 
+from lazysearch.cli import main
 from lazysearch.errors import CheckpointError, LazysearchError, ParseError, UnknownItemError
 from lazysearch.exactcover import (
     BoundError,
@@ -266,3 +271,69 @@ def test_text_format_errors_name_line_and_column(text: str, column: int, named: 
 def test_count_is_the_length_of_the_stream() -> None:
     p = ExactCover([f"a{i % 3} b{i % 2}" for i in range(9)], bounds={"a0": (0, 3)})
     assert p.solve().count() == ilen(p.solve())
+
+
+# -- the command line ----------------------------------------------------------------
+
+BRICKS = "| a b c\n0:2|a 2|b\na b |3\na b |1\nb |2\nb |0\n"
+
+
+def test_cli_lists_the_cheapest_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bricks.dlx"
+    path.write_text(BRICKS)
+    assert main(["dlx", str(path), "--cheapest", "2", "-q"]) == 0
+    assert capsys.readouterr().out == "1: cost 1\n a b\n b\n2: cost 2\n b\n b\n"
+    assert main(["dlx", str(path), "--cheapest", "1", "--format", "json", "-q"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "solution": 1,
+        "options": [1, 3],
+        "rows": [["a", "b"], ["b"]],
+        "cost": 1,
+    }
+    assert main(["dlx", str(path), "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "6\n"  # b twice from four options: 6 pairs
+
+
+def test_cli_cheapest_resumes_from_a_run_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bricks.dlx"
+    path.write_text(BRICKS)
+    run = tmp_path / "run.json"
+    assert (
+        main(["dlx", str(path), "--cheapest", "3", "--limit", "1", "--checkpoint", str(run), "-q"])
+        == 0
+    )
+    first = capsys.readouterr().out
+    assert main(["dlx", str(path), "--cheapest", "3", "--resume", str(run), "-q"]) == 0
+    rest = capsys.readouterr().out
+    assert first == "1: cost 1\n a b\n b\n"
+    assert rest.startswith("2: cost 2\n b\n b\n3: cost 3\n")
+
+
+@pytest.mark.parametrize(
+    ("extra", "text", "named"),
+    [
+        (["--workers", "2"], BRICKS, "no --workers"),
+        ([], "a\na\n", "needs options with costs"),
+        ([], "a 1:2:|b\nb\n", ":1:3: malformed bound '1:2:|'"),
+    ],
+)
+def test_cli_refusals_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], text: str, named: str
+) -> None:
+    path = tmp_path / "p.dlx"
+    path.write_text(text)
+    assert main(["dlx", str(path), "--cheapest", "2", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and named in err and "Traceback" not in err
+
+
+def test_brick_packing_example() -> None:
+    """The example's 210 packings and cheapest cost were checked apart: plain exact cover
+    of the cells, counting cubes and long bricks afterwards."""
+    script = Path(__file__).resolve().parents[1] / "examples" / "brick_packing.py"
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("packings: 210\ncost 10:\n")
+    assert done.stdout.count("cost 10:") == 2
