@@ -337,3 +337,27 @@ def test_brick_packing_example() -> None:
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("packings: 210\ncost 10:\n")
     assert done.stdout.count("cost 10:") == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(problems(costs=True), st.integers(0, 12))
+def test_every_child_replays_and_restart_restores(p: ExactCover, limit: int) -> None:
+    """Each index below ``branching()`` is a child (too dear ones are dead ends), also in
+    a cost window; ``restart()`` puts the bounds back (a reused engine counts the same)."""
+    problem = p.problem
+    assert isinstance(problem, MCCProblem)
+    window = problem.window(0, limit)
+    engine = window.engine()
+    first = engine.run(0, 0)
+    engine.restart()
+    assert engine.run(0, 0) == first
+    engine.restart()
+    stack = [()]
+    while stack:
+        position = stack.pop()
+        engine.restart()
+        assert engine.replay(list(position))
+        b = engine.branching()
+        stack.extend((*position, k) for k in range(max(b, 0)))
+    assert p.solve().count(workers=2) == p.solve().count()
+    assert p.solve().estimate(samples=20, seed=1).samples == 20

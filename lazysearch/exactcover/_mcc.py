@@ -150,12 +150,13 @@ class MCCEngine:
         for p in range(m):
             if self.option_of[p] >= 0:
                 self.option_of[p] = order[self.option_of[p]]
-        self.bound = _buffers.ints([0] + list(upper) + [0] * (secondary + 1), COMPILED)
+        bound = _buffers.ints([0, *upper] + [0] * (secondary + 1), COMPILED)
+        self._bounds = bound[:]  # a copy of the buffer (a memoryview's [:] would share it)
+        self.bound = bound
         self.slack = _buffers.ints(
             [0] + [v - u for u, v in zip(lower, upper, strict=True)] + [0] * (secondary + 1),
             COMPILED,
         )
-        self._bounds = self.bound[:]
         self.ocost = _longs([*costs, 0])
         self.priced = any(costs)
         # Each level chooses an option or the null move of an item; every option adds
@@ -604,11 +605,10 @@ class MCCEngine:
                 rlink[r] = q
                 llink[q] = r
             oc = ocost[option_of[xl]] if xl > n else 0
+            # A choice too dear is passed over, except by a replay, which enters it as
+            # a dead end (so every index below the branching degree is a child).
             passed = level < replay_end and ks[level] < replay_k[level]
-            if not passed and acc[level] + oc > hi:
-                if level < replay_end:
-                    self.bad_replay = True  # the replayed choice is too dear
-                    break
+            if not passed and acc[level] + oc > hi and level >= replay_end:
                 passed = True
             if passed:
                 # On to the next choice.  The null move, always last, costs nothing, so
