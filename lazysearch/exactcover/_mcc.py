@@ -58,6 +58,40 @@ def _links() -> Any:
     return dlx.build_links
 
 
+def _net_costs(
+    primary: int,
+    option_items: Sequence[Sequence[int]],
+    lower: Sequence[int],
+    upper: Sequence[int],
+    costs: Sequence[int],
+) -> tuple[list[int], int]:
+    """DLX5's taxes: each primary item covered a fixed number of times (``u == v``) is
+    taxed the least cost, net of the taxes already laid, of an option naming it, and
+    every option's cost becomes its net cost (its cost less its items' taxes).  Every
+    cover then costs its net cost plus the same total tax (each taxed item's tax times
+    the times it is covered), all net costs stay >= 0, and each taxed item has an option
+    of net cost 0: a partial cover's net cost is a lower bound that counts the items
+    still to cover (Knuth's DLX5, after Garfinkel and Nemhauser, 1969).  Returns the
+    net costs and the total tax."""
+    net = list(costs)
+    if not any(net):
+        return net, 0
+    naming: list[list[int]] = [[] for _ in range(primary + 1)]
+    for j, items in enumerate(option_items):
+        for i in items:
+            if i <= primary:
+                naming[i].append(j)
+    total = 0
+    for i in range(1, primary + 1):
+        if lower[i - 1] != upper[i - 1] or not naming[i]:
+            continue
+        tax = min(net[j] for j in naming[i])
+        for j in naming[i]:
+            net[j] -= tax
+        total += tax * upper[i - 1]
+    return net, total
+
+
 def _longs(values: list[int]) -> object:
     """``values`` in a mutable 64-bit buffer (a list when running as Python)."""
     return array.array("q", values) if COMPILED else list(values)
@@ -102,6 +136,7 @@ class MCCEngine:
     solutions = cython.declare(cython.longlong, visibility="public")
     cost_lo = cython.declare(cython.longlong, visibility="public")
     cost_hi = cython.declare(cython.longlong, visibility="public")
+    tax_total: cython.longlong
     replay_end: cython.int
     bad_replay: cython.bint
     priced: cython.bint
@@ -123,7 +158,8 @@ class MCCEngine:
         order = list(range(len(option_items)))
         if seed is not None:
             random.Random(seed).shuffle(order)
-        order.sort(key=costs.__getitem__)  # stable: the seed's order among equal costs
+        net, self.tax_total = _net_costs(primary, option_items, lower, upper, costs)
+        order.sort(key=net.__getitem__)  # stable: the seed's order among equal costs
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
         self.n_primary = primary
         self.n_items = n
@@ -157,7 +193,7 @@ class MCCEngine:
             [0] + [v - u for u, v in zip(lower, upper, strict=True)] + [0] * (secondary + 1),
             COMPILED,
         )
-        self.ocost = _longs([*costs, 0])
+        self.ocost = _longs([*net, 0])
         self.priced = any(costs)
         # Each level chooses an option or the null move of an item; every option adds
         # at least one to a primary item's count, every null move retires an item.
@@ -228,7 +264,7 @@ class MCCEngine:
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children
         (0 for a dead end, a pruned node, or a cover outside the cost window)."""
-        cost = self.acc[self.level]
+        cost = self.acc[self.level] + self.tax_total
         if self.rlink[0] == 0:
             return -1 if self.cost_lo <= cost <= self.cost_hi else 0
         best, _, floor_cost = self._choose()
@@ -272,7 +308,7 @@ class MCCEngine:
 
     def cost(self) -> int:
         """The total cost of the options on the stack."""
-        return int(self.acc[self.level])
+        return int(self.acc[self.level] + self.tax_total)
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -310,8 +346,9 @@ class MCCEngine:
         replay_end: cython.int = self.replay_end
         nodes: cython.longlong = self.nodes
         stop_at: cython.longlong = nodes + budget if budget > 0 else -1
-        cost_lo: cython.longlong = self.cost_lo
-        hi: cython.longlong = self.cost_hi  # a cost search lowers it between calls only
+        # The engine adds net costs (see _net_costs); the window is shifted to match.
+        cost_lo: cython.longlong = self.cost_lo - self.tax_total
+        hi: cython.longlong = self.cost_hi - self.tax_total  # lowered between calls only
         priced: cython.bint = self.priced
         found: cython.longlong = 0
         i: cython.int = 0
