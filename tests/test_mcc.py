@@ -239,6 +239,13 @@ def test_text_format_round_trip() -> None:
     assert list(q.solve()) == list(p.solve())
 
 
+def test_several_costs_on_an_option_add_up() -> None:
+    # DLX5: "If several such entries appear in the same option, the cost is their sum."
+    p = parse("a b\na b |2 |5\na |1\nb\n")
+    assert p.costs == (7, 1, 0)
+    assert format_text(p) == "a b\na b |7\na |1\nb\n"
+
+
 def test_text_format_keeps_the_old_bar_meaning() -> None:
     # 'a|b' with a name before the bar still separates primary from secondary items.
     p = parse("a|b\na b\n")

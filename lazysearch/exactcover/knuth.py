@@ -8,7 +8,7 @@
 * Multiplicities (Knuth's DLX3): on the item line, ``u:v|item`` lets a primary item be
   covered from ``u`` to ``v`` times, ``v|item`` exactly ``v`` times.
 * Costs (Knuth's DLX5): an option line may end with ``|cost``, a non-negative integer
-  (options without one cost 0).
+  (several are added up; options without one cost 0).
 
 >>> p = parse('''
 ... | Knuth's example, with f and g secondary
@@ -131,8 +131,8 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
         in_option: set[str] = set()
         tokens = list(_tokens(line, source, number))
         cost = 0
-        if len(tokens) >= 2 and tokens[-2][0] == "|":
-            # ``|cost`` at the end of the line (DLX5)
+        while len(tokens) >= 2 and tokens[-2][0] == "|":
+            # ``|cost`` entries at the end of the line, added up (DLX5)
             (_, at), (digits, column) = tokens[-2:]
             if column != at + 1:
                 raise ParseError(
@@ -148,7 +148,7 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
                     line=number,
                     column=column,
                 )
-            cost = int(digits)
+            cost += int(digits)
             priced = True
             tokens = tokens[:-2]
         for token, column in tokens:
