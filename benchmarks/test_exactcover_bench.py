@@ -236,3 +236,63 @@ def test_peak_memory_on_the_6x10_pentomino_matrix(benchmark: Any) -> None:
     assert benchmark.pedantic(run, rounds=1, iterations=1) == 500
     benchmark.extra_info["peak_mb"] = max(peaks)
     print(json.dumps({"peak_mb": max(peaks)}))
+
+
+# -- Algorithm M: multiplicities and costs (issue 19) ----------------------------------
+
+
+@pytest.mark.parametrize("engine", ["links", "algorithm-m"])
+@pytest.mark.parametrize("instance", ["queens-12", "langford-11"])
+def test_algorithm_m_on_a_plain_exact_cover(benchmark: Any, instance: str, engine: str) -> None:
+    """What the multiplicity machinery costs where it is not needed: the same problem
+    through the dancing-links engine and through Algorithm M (``bounds={}``)."""
+    build, expected = INSTANCES[instance]
+    options, primary, secondary = build()
+    extra: dict[str, Any] = {} if engine == "links" else {"bounds": {}}
+    problem = lazysearch.ExactCover(options, primary=primary, secondary=secondary, **extra)
+    benchmark.group = f"algorithm M overhead, {instance}"
+    found = benchmark.pedantic(
+        lambda: problem.solve().count(method="enumerate"), rounds=5, iterations=1
+    )
+    assert found == expected
+
+
+def brick_box(rows: int, cols: int) -> lazysearch.ExactCover:
+    """A box packed with 1x1, 1x2 and 1x3 bricks either way: 0-3 cubes, 2-4 long bricks,
+    each brick priced by its kind and place (examples/brick_packing.py, larger)."""
+    options: list[list[Hashable]] = []
+    costs: list[int] = []
+    for name, size, price in (("cube", 1, 3), ("short", 2, 2), ("long", 3, 2)):
+        for dr, dc in sorted({(1, size), (size, 1)}):
+            for r in range(rows - dr + 1):
+                for c in range(cols - dc + 1):
+                    cells: list[Hashable] = [(r + i, c + j) for i in range(dr) for j in range(dc)]
+                    options.append(cells + ([name] if name != "short" else []))
+                    costs.append(price + (7 * r + 3 * c) % 5)
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    return lazysearch.ExactCover(
+        options,
+        primary=[*cells, "cube", "long"],
+        bounds={"cube": (0, 3), "long": (2, 4)},
+        costs=costs,
+    )
+
+
+def test_bounded_brick_packings(benchmark: Any) -> None:
+    """Every packing of a 4x5 box with bounded brick supplies (40,374, also found by
+    exact-covering the cells alone and counting the bricks afterwards)."""
+    box = brick_box(4, 5)
+    benchmark.group = "algorithm M, 4x5 bricks"
+    assert benchmark.pedantic(lambda: box.solve().count(), rounds=5, iterations=1) == 40374
+
+
+def test_cheapest_brick_packings(benchmark: Any) -> None:
+    """The 5 cheapest of those 40,374 packings by branch and bound (costs 23, 24, 24, 25,
+    25, as sorting all of them gives)."""
+    box = brick_box(4, 5)
+    benchmark.group = "algorithm M, 4x5 bricks"
+
+    def five() -> list[int]:
+        return [box.cost(s) for s in box.solve().cheapest(5)]
+
+    assert benchmark.pedantic(five, rounds=5, iterations=1) == [23, 24, 24, 25, 25]

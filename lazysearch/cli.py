@@ -279,6 +279,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(dlx)
     _add_count_method(dlx)
     _add_sample(dlx)
+    dlx.add_argument(
+        "--cheapest",
+        type=_positive,
+        metavar="K",
+        help="list the K cheapest solutions, cheapest first (options priced by a '|cost' "
+        "at the end of their lines; branch and bound)",
+    )
     dlx.set_defaults(handler=_cmd_dlx)
 
     queens = sub.add_parser("queens", help="place N non-attacking queens")
@@ -1112,16 +1119,31 @@ def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
         if not args.quiet:
             print(problem.reduction.summary(problem.items), file=sys.stderr)
     stream = problem.solve()
+    if args.cheapest:
+        for flag in ("workers", "sample", "estimate"):
+            if getattr(args, flag, None):
+                raise CliError(f"--cheapest lists in order of cost, so it takes no --{flag}")
+        if problem.costs is None:
+            raise CliError(
+                f"--cheapest needs options with costs ('|cost' ending an option line); "
+                f"{source} gives none"
+            )
+        stream = stream.cheapest(args.cheapest)
+    priced = {} if problem.costs is None else {"cost": 0}
 
     def show(n: int, solution: tuple[int, ...]) -> str:
+        if priced:
+            priced["cost"] = problem.cost(solution)
         if args.format == "json":
             return _json_line(
                 n,
                 solution,
                 options=list(solution),
                 rows=[format_option(problem.options[j]).split() for j in solution],
+                **priced,
             )
-        return f"{n}:\n" + "".join(f" {format_option(problem.options[j])}\n" for j in solution)
+        head = f"{n}: cost {priced['cost']}" if priced else f"{n}:"
+        return head + "\n" + "".join(f" {format_option(problem.options[j])}\n" for j in solution)
 
     return _run(args, stream, show, out)
 

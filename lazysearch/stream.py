@@ -508,6 +508,44 @@ class Solutions(Generic[T]):
         check_sample(k, seed)
         return self.diagram(max_nodes).sample(k, seed)
 
+    def cheapest(self, k: int | None = None) -> Solutions[T]:
+        """The covers of an exact cover with costs in non-decreasing order of cost (the
+        ``k`` cheapest, when given), as a new stream.
+
+        >>> from lazysearch.exactcover import ExactCover
+        >>> p = ExactCover(["a b", "a", "b", "b c", "c"], costs=[5, 1, 1, 1, 4])
+        >>> [(cover, p.cost(cover)) for cover in p.solve().cheapest(2)]
+        [((1, 3), 2), ((1, 2, 4), 6)]
+
+        Each cost is found by branch and bound on the cheapest possible completion, then
+        its covers are listed (see :mod:`lazysearch.exactcover.cheapest`); covers of
+        equal cost come in the search's order.  The new stream keeps this stream's
+        ``filter``/``map``/``slice`` steps, its checkpoints resume it, and it has no
+        subtrees.  Ties aside, the k cheapest cost about a branch and bound each.
+
+        Raises
+        ------
+        LazysearchError
+            For a stream already read from, of a subtree, or of a problem without costs
+            (an :class:`~lazysearch.exactcover.ExactCover` made with ``costs=``).
+        ValueError
+            For ``k`` not an int >= 0.
+        """
+        if k is not None and (type(k) is not int or k < 0):
+            raise ValueError(f"cheapest() needs k = None or an int >= 0, got {k!r}")
+        search = self._search
+        make = getattr(search.problem, "cheapest", None)
+        if make is None or not getattr(search.problem, "costs", None):
+            raise LazysearchError(
+                "cheapest() needs an exact cover with costs (ExactCover(..., costs=[...]))"
+            )
+        if search.prefix or search.stats.nodes or self._peeked or self._heads:
+            raise LazysearchError(
+                "cheapest() orders the whole problem, so it needs a stream not read from "
+                "and not of a subtree"
+            )
+        return Solutions(make(k), self._decode, self._steps)
+
     def _take_pending(self) -> int:
         """Drop the solutions read ahead (a stream without steps has only its own) and
         say how many there were: counting consumes them too."""

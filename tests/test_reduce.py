@@ -145,3 +145,13 @@ def test_the_cli_reduces_on_request_and_says_so() -> None:
     assert runs[0].stdout == runs[1].stdout == runs[2].stdout
     assert "reduced: 3 of 6 options" in runs[1].stderr
     assert "reduced" not in runs[0].stderr and runs[2].stderr == ""
+
+
+@pytest.mark.parametrize(
+    "flags", [{"reduce": True}, {"engine": "cells"}, {"engine": "links"}, {"reduce": 10}]
+)
+def test_reduce_and_engines_are_refused_with_bounds_or_costs(flags: dict) -> None:
+    with pytest.raises(ValueError, match="does not combine with bounds, costs or seed"):
+        ExactCover(["a b", "a"], bounds={"a": (1, 2)}, **flags)
+    with pytest.raises(ValueError, match="does not combine with bounds, costs or seed"):
+        ExactCover(["a b", "a"], costs=[1, 2], **flags)

@@ -1,11 +1,12 @@
-"""Exact cover with Knuth's Algorithm X/C on dancing links.
+"""Exact cover with Knuth's Algorithm X/C on dancing links, and Algorithm M (multiplicities
+and costs).
 
 The Knuth-format reader and writer and the verifier are imported on first use.
 """
 
 from typing import Any
 
-from .problem import Colour, DLXProblem, ExactCover, exact_cover
+from .problem import BoundError, Colour, CostError, DLXProblem, ExactCover, MCCProblem, exact_cover
 
 _LAZY = {
     "format_text": "knuth",
@@ -27,9 +28,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "BoundError",
     "Colour",
+    "CostError",
     "DLXProblem",
     "ExactCover",
+    "MCCProblem",
     "exact_cover",
     "format_text",
     "parse",

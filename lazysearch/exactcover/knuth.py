@@ -5,6 +5,10 @@
   (the ``|`` and the secondary items may be left out).
 * Every further line is an option: the items it covers, separated by spaces; a
   secondary item may carry a colour, ``item:colour``.
+* Multiplicities (Knuth's DLX3): on the item line, ``u:v|item`` lets a primary item be
+  covered from ``u`` to ``v`` times, ``v|item`` exactly ``v`` times.
+* Costs (Knuth's DLX5): an option line may end with ``|cost``, a non-negative integer
+  (several are added up; options without one cost 0).
 
 >>> p = parse('''
 ... | Knuth's example, with f and g secondary
@@ -21,6 +25,15 @@
 
 Item and colour names are any runs of printable characters other than ``|`` and ``:``
 (Knuth limits them to 8 characters; this reader does not).
+
+>>> p = parse('''
+... 0:2|a 2|b
+... a b |3
+... a b |1
+... b
+... ''')
+>>> [(s, p.cost(s)) for s in p.solve().cheapest()]
+[((1, 2), 1), ((0, 2), 3), ((0, 1), 4)]
 """
 
 from __future__ import annotations
@@ -33,6 +46,8 @@ from ..errors import ParseError, brief
 from .problem import Colour, ExactCover
 
 _TOKEN = re.compile(r"[^\s|]+|\|")
+_BOUND = re.compile(r"(?:(\d+):)?(\d+)")
+_DIGITS_AND_COLONS = re.compile(r"[\d:]+")
 
 
 def _tokens(line: str, source: str, number: int) -> Iterator[tuple[str, int]]:
@@ -65,6 +80,9 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
     secondary: list[str] = []
     known: dict[str, int] = {}  # name -> 1 (primary) or -1 (secondary)
     options: list[list[Hashable]] = []
+    bounds: dict[Hashable, tuple[int, int]] = {}
+    costs: list[int] = []
+    priced = False
     have_items = False
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -73,7 +91,14 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
         if not have_items:
             have_items = True
             bar_seen = False
-            for token, column in _tokens(line, source, number):
+            pending: tuple[int, int] | None = None  # a bound prefix waiting for its item
+            tokens = list(_tokens(line, source, number))
+            for t, (token, column) in enumerate(tokens):
+                if pending is None and _is_bound_prefix(tokens, t):
+                    pending = _bound(token, bar_seen, source, number, column)
+                    continue
+                if pending is not None and token == "|":
+                    continue  # the '|' of ``u:v|item``
                 if token == "|":
                     if bar_seen:
                         raise ParseError(
@@ -97,10 +122,36 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
                     )
                 known[token] = -1 if bar_seen else 1
                 (secondary if bar_seen else primary).append(token)
+                if pending is not None:
+                    if pending != (1, 1):
+                        bounds[token] = pending
+                    pending = None
             continue
         option: list[Hashable] = []
         in_option: set[str] = set()
-        for token, column in _tokens(line, source, number):
+        tokens = list(_tokens(line, source, number))
+        cost = 0
+        while len(tokens) >= 2 and tokens[-2][0] == "|":
+            # ``|cost`` entries at the end of the line, added up (DLX5)
+            (_, at), (digits, column) = tokens[-2:]
+            if column != at + 1:
+                raise ParseError(
+                    "'|' inside an option (a cost is written '|cost', with no space)",
+                    source=source,
+                    line=number,
+                    column=at,
+                )
+            if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
+                raise ParseError(
+                    f"the cost {brief(digits)} is not a non-negative integer (below 10**18)",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
+            cost += int(digits)
+            priced = True
+            tokens = tokens[:-2]
+        for token, column in tokens:
             if token == "|":
                 raise ParseError("'|' inside an option", source=source, line=number, column=column)
             name, sep, colour = token.partition(":")
@@ -139,6 +190,7 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
                 column=len(line) - len(line.lstrip()) + 1,
             )
         options.append(option)
+        costs.append(cost)
     if not have_items:
         raise ParseError(
             "no item line (the first line that is not a comment names the items)",
@@ -146,7 +198,69 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
             line=max(1, len(text.splitlines())),
             column=1,
         )
-    return ExactCover(options, primary=primary, secondary=secondary)
+    if not bounds and not priced:
+        return ExactCover(options, primary=primary, secondary=secondary)
+    try:
+        return ExactCover(
+            options,
+            primary=primary,
+            secondary=secondary,
+            bounds=bounds,
+            costs=costs if priced else None,
+        )
+    except ValueError as exc:  # the costs add up past the engine's range
+        raise ParseError(str(exc), source=source, line=1, column=1) from None
+
+
+def _is_bound_prefix(tokens: list[tuple[str, int]], t: int) -> bool:
+    """Whether token ``t`` of the item line is the ``u:v`` of ``u:v|item``: digits and
+    colons, then ``|`` and a name, all without spaces between."""
+    if t + 2 >= len(tokens):
+        return False
+    (token, column), (bar, at), (name, where) = tokens[t : t + 3]
+    return (
+        bar == "|"
+        and at == column + len(token)
+        and where == at + 1
+        and name != "|"
+        and _DIGITS_AND_COLONS.fullmatch(token) is not None
+    )
+
+
+def _bound(token: str, secondary: bool, source: str, line: int, column: int) -> tuple[int, int]:
+    """``u:v`` or ``v`` of an item-line prefix, checked (DLX3's rules)."""
+    m = _BOUND.fullmatch(token)
+    if m is None or len(token) > 19:
+        raise ParseError(
+            f"malformed bound {brief(token + '|')}: write u:v|item or v|item, u and v integers",
+            source=source,
+            line=line,
+            column=column,
+        )
+    if secondary:
+        raise ParseError(
+            f"bound {brief(token + '|')} on a secondary item: only primary items take bounds",
+            source=source,
+            line=line,
+            column=column,
+        )
+    v = int(m.group(2))
+    u = v if m.group(1) is None else int(m.group(1))
+    if v == 0 or v >= 2**31:
+        raise ParseError(
+            f"upper bound {v} in {brief(token + '|')} must be from 1 to 2**31-1",
+            source=source,
+            line=line,
+            column=column,
+        )
+    if u > v:
+        raise ParseError(
+            f"lower bound {u} exceeds upper bound {v} in {brief(token + '|')}",
+            source=source,
+            line=line,
+            column=column,
+        )
+    return u, v
 
 
 def read(path: str | os.PathLike[str]) -> ExactCover:
@@ -184,11 +298,28 @@ def format_text(problem: ExactCover) -> str:
     a b | x
     a b
     b x:1
+    >>> print(format_text(ExactCover(["a b", "a"], bounds={"a": (1, 2)}, costs=[0, 4])), end="")
+    1:2|a b
+    a b
+    a |4
     """
-    head = " ".join(_name(i, "item") for i in problem.primary)
+    bounds = problem.bounds
+
+    def named(item: Hashable) -> str:
+        name = _name(item, "item")
+        if item not in bounds:
+            return name
+        u, v = bounds[item]
+        return f"{v}|{name}" if u == v else f"{u}:{v}|{name}"
+
+    head = " ".join(named(i) for i in problem.primary)
     if problem.secondary:
         head += " | " + " ".join(_name(i, "item") for i in problem.secondary)
-    lines = [head] + [format_option(o) for o in problem.options]
+    costs = problem.costs
+    lines = [head] + [
+        format_option(o) + (f" |{costs[j]}" if costs is not None and costs[j] else "")
+        for j, o in enumerate(problem.options)
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _native
 from ..errors import (
     DuplicateItemError,
     EmptyOptionError,
+    ExactCoverError,
     ItemConflictError,
     NoPrimaryItemError,
     UnknownItemError,
@@ -18,8 +19,21 @@ from ..stream import Solutions
 
 if TYPE_CHECKING:
     from ..search import Engine
+    from .cheapest import CheapestSearch
     from .memo import MemoCover
     from .reduce import Reduction
+
+#: No cost bound (Algorithm M's engine takes costs up to this total).
+NO_LIMIT = (1 << 62) - 1
+
+
+class BoundError(ExactCoverError):
+    """Multiplicity bounds that no cover could meet or that name the wrong item: ``u > v``,
+    ``v < 1``, not integers, or bounds on a secondary or unknown item."""
+
+
+class CostError(ExactCoverError):
+    """Option costs that are negative, not integers, too large, or not one per option."""
 
 
 class Colour(NamedTuple):
@@ -176,6 +190,102 @@ class DLXProblem:
         return self._fingerprint
 
 
+class MCCProblem(DLXProblem):
+    """An exact cover with multiplicities and costs as Algorithm M's engine sees it.
+
+    A :class:`DLXProblem` (which it extends) plus ``lower[i]``/``upper[i]`` for primary
+    item ``i + 1`` (each covered between them), ``costs[j]`` for option ``j``, ``seed``
+    (None: options of equal cost in the order given) and the cost window: only covers costing from
+    ``cost_lo`` to ``cost_hi`` are solutions (the search prunes past ``cost_hi``).
+    """
+
+    __slots__ = ("cost_hi", "cost_lo", "costs", "lower", "seed", "upper")
+
+    #: The memo count and the diagram know nothing of bounds and costs: they enumerate.
+    memo_cover = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: tuple[tuple[int, ...], ...],
+        option_colors: tuple[tuple[int, ...], ...],
+        lower: tuple[int, ...],
+        upper: tuple[int, ...],
+        costs: tuple[int, ...],
+        seed: int | None = None,
+        cost_lo: int = 0,
+        cost_hi: int = NO_LIMIT,
+    ) -> None:
+        super().__init__(primary, secondary, option_items, option_colors)
+        self.lower = lower
+        self.upper = upper
+        self.costs = costs
+        self.seed = seed
+        self.cost_lo = cost_lo
+        self.cost_hi = cost_hi
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (
+            self.primary,
+            self.secondary,
+            self.option_items,
+            self.option_colors,
+            self.lower,
+            self.upper,
+            self.costs,
+            self.seed,
+            self.cost_lo,
+            self.cost_hi,
+        )
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MCCProblem) and self.__getstate__() == other.__getstate__()
+
+    def __hash__(self) -> int:
+        return hash(self.__getstate__())
+
+    def engine(self) -> Engine:
+        mcc = _native.load("lazysearch.exactcover._mcc")
+        engine: Engine = mcc.MCCEngine(
+            self.primary,
+            self.secondary,
+            self.option_items,
+            self.option_colors,
+            self.lower,
+            self.upper,
+            self.costs,
+            self.seed,
+            self.cost_lo,
+            self.cost_hi,
+        )
+        return engine
+
+    def window(self, lo: int, hi: int) -> MCCProblem:
+        """This problem with only the covers costing ``lo`` to ``hi`` as solutions."""
+        return MCCProblem(
+            self.primary,
+            self.secondary,
+            self.option_items,
+            self.option_colors,
+            self.lower,
+            self.upper,
+            self.costs,
+            self.seed,
+            lo,
+            hi,
+        )
+
+    def cheapest(self, k: int | None) -> CheapestSearch:
+        """A search of the covers in order of cost (see :mod:`.cheapest`)."""
+        from .cheapest import CheapestSearch
+
+        return CheapestSearch(self, k)
+
+
 def _split_text_option(text: str) -> list[Hashable]:
     """``"a b x:red"`` -> ``["a", "b", Colour("x", "red")]`` (Knuth's option lines)."""
     entries: list[Hashable] = []
@@ -220,11 +330,27 @@ class ExactCover:
         are the same and still name the options by their index here; ``reduction``
         tells what went.  ``True`` spends at most the default work budget; an int sets
         the budget.
+    bounds:
+        ``{item: (u, v)}``: primary ``item`` is covered at least ``u`` and at most ``v``
+        times (``1 <= v``, ``0 <= u <= v``; items not named: once).  A solution is a
+        *set* of options (Knuth's rule for DLX3, see docs/exact-cover.md).
+    costs:
+        A non-negative integer cost per option; see :meth:`Solutions.cheapest`.
+    seed:
+        Try options (of equal cost) in an order shuffled by this seed: the same
+        solutions in another order, the same order for the same seed (not uniformly
+        random solutions: see :meth:`Solutions.sample` for those).
+
+    With any of ``bounds``, ``costs`` or ``seed`` the search runs Knuth's Algorithm M
+    (``lazysearch.exactcover._mcc``); without, the dancing-links engine (or cells).
+    ``engine`` and ``reduce`` are for exact covers without them.
 
     Raises
     ------
     EmptyOptionError, UnknownItemError, DuplicateItemError, ItemConflictError, NoPrimaryItemError
         Each naming the option (0-based) and the item at fault.
+    BoundError, CostError
+        Naming the item or the option and the value at fault.
     """
 
     def __init__(
@@ -236,6 +362,9 @@ class ExactCover:
         least_constraining: bool = False,
         engine: str = "auto",
         reduce: bool | int = False,
+        bounds: Mapping[Hashable, tuple[int, int]] | None = None,
+        costs: Sequence[int] | None = None,
+        seed: int | None = None,
     ) -> None:
         rows: list[tuple[Hashable, ...]] = [
             tuple(_split_text_option(o)) if isinstance(o, str) else tuple(o) for o in options
@@ -309,21 +438,54 @@ class ExactCover:
         self.secondary: tuple[Hashable, ...] = sec
         self.options: tuple[tuple[Hashable, ...], ...] = tuple(rows)
         self.items: tuple[Hashable, ...] = prim + sec
-        self.problem = DLXProblem(
+        self.bounds: dict[Hashable, tuple[int, int]] = _bounds(bounds, number, n_primary)
+        self.costs: tuple[int, ...] | None = None if costs is None else _costs(costs, len(rows))
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise ValueError(f"seed must be an int from 0 to 2**63-1, got {seed!r}")
+        self.seed = seed
+        self.problem: DLXProblem
+        #: What ``reduce`` removed (None without it); see :class:`.reduce.Reduction`.
+        self.reduction: Reduction | None = None
+        if bounds is None and costs is None and seed is None:
+            self.problem = DLXProblem(
+                n_primary,
+                len(sec),
+                tuple(map(tuple, option_items)),
+                tuple(map(tuple, option_colors)),
+                least_constraining=least_constraining,
+                engine=engine,
+            )
+            if reduce is not False:
+                from .reduce import DEFAULT_BUDGET, reduce_problem
+
+                budget = DEFAULT_BUDGET if reduce is True else reduce
+                self.reduction = reduce_problem(self.problem, budget)
+            return
+        for flag, value, plain in [
+            ("least_constraining", least_constraining, False),
+            ("engine", engine, "auto"),
+            ("reduce", reduce, False),
+        ]:
+            if value != plain:
+                raise ValueError(
+                    f"{flag}={value!r} is for exact covers on dancing links or cells; "
+                    "it does not combine with bounds, costs or seed"
+                )
+        lower = [1] * n_primary
+        upper = [1] * n_primary
+        for item, (u, v) in self.bounds.items():
+            lower[number[item] - 1] = u
+            upper[number[item] - 1] = v
+        self.problem = MCCProblem(
             n_primary,
             len(sec),
             tuple(map(tuple, option_items)),
             tuple(map(tuple, option_colors)),
-            least_constraining=least_constraining,
-            engine=engine,
+            tuple(lower),
+            tuple(upper),
+            self.costs or (0,) * len(rows),
+            seed,
         )
-        #: What ``reduce`` removed (None without it); see :class:`.reduce.Reduction`.
-        self.reduction: Reduction | None = None
-        if reduce is not False:
-            from .reduce import DEFAULT_BUDGET, reduce_problem
-
-            budget = DEFAULT_BUDGET if reduce is True else reduce
-            self.reduction = reduce_problem(self.problem, budget)
 
     def search(self) -> Search:
         """The search over this problem as given (``reduce`` applies to :meth:`solve`)."""
@@ -337,6 +499,16 @@ class ExactCover:
             return Solutions(Search(self.reduction.problem), Renumber(self.reduction.kept))
         return Solutions(Search(self.problem))
 
+    def cost(self, solution: Sequence[int]) -> int:
+        """The total cost of the options of ``solution`` (0 without costs).
+
+        >>> p = ExactCover(["a", "b", "a b"], costs=[1, 1, 3])
+        >>> [(s, p.cost(s)) for s in p.solve().cheapest()]
+        [((0, 1), 2), ((2,), 3)]
+        """
+        costs = self.costs
+        return 0 if costs is None else sum(costs[j] for j in solution)
+
     def chosen(self, solution: Sequence[int]) -> list[tuple[Hashable, ...]]:
         """The options a solution picks, as given."""
         return [self.options[j] for j in solution]
@@ -345,13 +517,67 @@ class ExactCover:
         """Raise ``InvalidSolutionError`` unless ``solution`` solves this problem."""
         from .verify import verify
 
-        verify(self.options, solution, primary=self.primary, secondary=self.secondary)
+        verify(
+            self.options,
+            solution,
+            primary=self.primary,
+            secondary=self.secondary,
+            bounds=self.bounds,
+        )
 
     def __repr__(self) -> str:
         return (
             f"<ExactCover: {len(self.primary)} primary + {len(self.secondary)} secondary items, "
             f"{len(self.options)} options>"
         )
+
+
+def _bounds(
+    bounds: Mapping[Hashable, tuple[int, int]] | None, number: dict[Hashable, int], primary: int
+) -> dict[Hashable, tuple[int, int]]:
+    """``bounds`` checked: each key a primary item, each value ``(u, v)``, integers with
+    ``0 <= u <= v`` and ``1 <= v < 2**31``."""
+    if bounds is None:
+        return {}
+    checked: dict[Hashable, tuple[int, int]] = {}
+    for item, pair in bounds.items():
+        i = number.get(item)
+        if i is None:
+            raise UnknownItemError(f"bounds name item {item!r}, which no option or list names")
+        if not 0 < i <= primary:
+            raise BoundError(
+                f"bounds {pair!r} on secondary item {item!r}: only primary items take bounds"
+            )
+        if (
+            not isinstance(pair, tuple | list)
+            or len(pair) != 2
+            or not all(type(b) is int for b in pair)
+        ):
+            raise BoundError(f"bounds of item {item!r} must be a pair of ints (u, v), got {pair!r}")
+        u, v = pair
+        if not 0 <= u <= v or not 1 <= v < 2**31:
+            raise BoundError(
+                f"bounds ({u}, {v}) of item {item!r} need 0 <= u <= v and 1 <= v < 2**31"
+            )
+        checked[item] = (u, v)
+    return checked
+
+
+def _costs(costs: Sequence[int], options: int) -> tuple[int, ...]:
+    """``costs`` checked: one non-negative int per option, their sum below 2**62."""
+    if isinstance(costs, str | bytes) or not isinstance(costs, Sequence):
+        raise CostError(f"costs must be a sequence of ints, one per option, got {costs!r}")
+    if len(costs) != options:
+        raise CostError(f"costs has {len(costs)} entries for {options} options")
+    for j, c in enumerate(costs):
+        if type(c) is not int:
+            raise CostError(f"the cost of option {j} must be an integer, got {c!r}")
+        if c < 0:
+            raise CostError(f"the cost of option {j} is negative: {c!r}")
+    out = tuple(costs)
+    if sum(out) >= NO_LIMIT:
+        raise CostError(f"costs add up to {sum(out)}, past the engine's 2**62-1")
+    return out
 
 
 def _unique(items: Iterable[Hashable], which: str) -> tuple[Hashable, ...]:

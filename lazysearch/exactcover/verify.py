@@ -5,7 +5,7 @@ It shares no code with the solver: it reads the options as given and counts.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from ..errors import InvalidSolutionError
 
@@ -35,6 +35,7 @@ def verify(
     *,
     primary: Iterable[Hashable] | None = None,
     secondary: Iterable[Hashable] | None = None,
+    bounds: Mapping[Hashable, tuple[int, int]] | None = None,
 ) -> None:
     """Raise :class:`InvalidSolutionError` unless ``solution`` is an exact cover.
 
@@ -47,6 +48,8 @@ def verify(
     A solution is a strictly increasing sequence of option indices that covers every
     primary item exactly once, and each secondary item at most once, or by several
     options that all give it the same colour.  Items default as in ``exact_cover``.
+    With ``bounds``, a primary item named there as ``(u, v)`` is covered ``u`` to ``v``
+    times instead.
     """
     parsed = [_entries(o) for o in options]
     sec = set(secondary or ())
@@ -68,10 +71,13 @@ def verify(
             uses.setdefault(item, []).append((j, colour))
     for item in prim:
         n = len(uses.get(item, ()))
-        if n != 1:
+        low, high = (bounds or {}).get(item, (1, 1))
+        if not low <= n <= high:
             where = ", ".join(str(j) for j, _ in uses.get(item, ()))
             raise InvalidSolutionError(
-                f"item {item!r} is covered {n} times" + (f" (options {where})" if where else "")
+                f"item {item!r} is covered {n} times"
+                + (f" (options {where})" if where else "")
+                + ("" if (low, high) == (1, 1) else f", not {low} to {high}")
             )
     for item in sec:
         used = uses.get(item, [])

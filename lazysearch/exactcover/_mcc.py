@@ -1,0 +1,715 @@
+"""Algorithm M (exact cover with multiplicities and colours) on dancing links, with
+option costs, as an explicit-stack machine.
+
+Knuth's DLX3 (TAOCP 7.2.2.1, Algorithm M): a primary item ``i`` is covered between
+``u`` and ``v`` times.  The header keeps ``bound[i]`` (how many more options may still
+cover it, ``v`` at the start) and ``slack[i]`` (``v - u``, fixed).  Branching on ``i``
+offers, in turn, each option of its list and, once its lower bound no longer needs
+them, the *null move* (no more options for ``i``).  An option that was tried and left
+is *tweaked*: taken out of ``i``'s list (and hidden from the other lists), so the later
+branches never use it: each set of options is visited once.
+
+The links are built by :func:`lazysearch.exactcover._dlx.build_links` (same layout as
+the DLX engine).  Options are laid out in order of cost (stable), so every item's list
+runs from its cheapest option; with ``seed``, options of equal cost are first shuffled.
+
+Costs (Knuth's DLX5): a node whose cost plus the cheapest possible completion (the
+dearest first option among the items that still need covering) exceeds ``cost_hi``
+is a dead end, and an option that would take the cost past ``cost_hi`` is skipped;
+solutions dearer than ``cost_hi`` or cheaper than ``cost_lo`` are not reported.
+
+Position: level ``t`` is at choice ``k[t]`` of ``d[t]``, the branching degree
+``len + 1 - max(bound - slack, 0)`` (DLX3's score), the null move being the last.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
+    from lazysearch import _cython as cython  # type: ignore[no-redef]
+
+import array
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from lazysearch import _buffers, _native
+
+COMPILED: bool = cython.compiled
+
+ENTER = 0
+LEAF = 1
+DONE = 2
+
+SOLUTION = 1
+CUT = 2
+
+#: A cost bound meaning "none" (costs are checked to stay far below it).
+NO_LIMIT = (1 << 62) - 1
+
+
+def _links() -> Any:
+    """The DLX engine's ``build_links`` in the same build as this module (its source when
+    this module runs uncompiled beside a compiled one: lists are not buffers)."""
+    dlx = _native.load("lazysearch.exactcover._dlx")
+    if dlx.COMPILED and not COMPILED:
+        dlx = _native.load_source("lazysearch.exactcover._dlx")
+    return dlx.build_links
+
+
+def _net_costs(
+    primary: int,
+    option_items: Sequence[Sequence[int]],
+    lower: Sequence[int],
+    upper: Sequence[int],
+    costs: Sequence[int],
+) -> tuple[list[int], int]:
+    """DLX5's taxes: each primary item covered a fixed number of times (``u == v``) is
+    taxed the least cost, net of the taxes already laid, of an option naming it, and
+    every option's cost becomes its net cost (its cost less its items' taxes).  Every
+    cover then costs its net cost plus the same total tax (each taxed item's tax times
+    the times it is covered), all net costs stay >= 0, and each taxed item has an option
+    of net cost 0: a partial cover's net cost is a lower bound that counts the items
+    still to cover (Knuth's DLX5, after Garfinkel and Nemhauser, 1969).  Returns the
+    net costs and the total tax."""
+    net = list(costs)
+    if not any(net):
+        return net, 0
+    naming: list[list[int]] = [[] for _ in range(primary + 1)]
+    for j, items in enumerate(option_items):
+        for i in items:
+            if i <= primary:
+                naming[i].append(j)
+    total = 0
+    for i in range(1, primary + 1):
+        if lower[i - 1] != upper[i - 1] or not naming[i]:
+            continue
+        tax = min(net[j] for j in naming[i])
+        for j in naming[i]:
+            net[j] -= tax
+        total += tax * upper[i - 1]
+    return net, total
+
+
+def _longs(values: list[int]) -> object:
+    """``values`` in a mutable 64-bit buffer (a list when running as Python)."""
+    return array.array("q", values) if COMPILED else list(values)
+
+
+@cython.cclass
+class MCCEngine:
+    """The Algorithm M machine for one problem (items and options as ints).
+
+    ``lower[i]``/``upper[i]`` are the bounds of primary item ``i + 1``; ``costs[j]`` the
+    cost of option ``j``; ``seed`` (or None) shuffles the options of equal cost.
+    """
+
+    top: cython.int[::1]
+    ulink: cython.int[::1]
+    dlink: cython.int[::1]
+    color: cython.int[::1]
+    length: cython.int[::1]
+    llink: cython.int[::1]
+    rlink: cython.int[::1]
+    option_of: cython.int[::1]
+    bound: cython.int[::1]
+    slack: cython.int[::1]
+    ocost: cython.longlong[::1]
+    x: cython.int[::1]
+    k: cython.int[::1]
+    d: cython.int[::1]
+    ft: cython.int[::1]
+    acc: cython.longlong[::1]
+    replay_k: cython.int[::1]
+    _pristine: object
+    _bounds: object
+
+    n_primary = cython.declare(cython.int, visibility="public")
+    n_items: cython.int
+    level = cython.declare(cython.int, visibility="public")
+    floor = cython.declare(cython.int, visibility="public")
+    state = cython.declare(cython.int, visibility="public")
+    cut_depth = cython.declare(cython.int, visibility="public")
+    leaf_kind = cython.declare(cython.int, visibility="public")
+    nodes = cython.declare(cython.longlong, visibility="public")
+    solutions = cython.declare(cython.longlong, visibility="public")
+    cost_lo = cython.declare(cython.longlong, visibility="public")
+    cost_hi = cython.declare(cython.longlong, visibility="public")
+    tax_total: cython.longlong
+    replay_end: cython.int
+    bad_replay: cython.bint
+    priced: cython.bint
+
+    def __init__(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: Sequence[Sequence[int]],
+        option_colors: Sequence[Sequence[int]],
+        lower: Sequence[int],
+        upper: Sequence[int],
+        costs: Sequence[int],
+        seed: int | None = None,
+        cost_lo: int = 0,
+        cost_hi: int = NO_LIMIT,
+    ) -> None:
+        n: cython.int = primary + secondary
+        order = list(range(len(option_items)))
+        if seed is not None:
+            random.Random(seed).shuffle(order)
+        net, self.tax_total = _net_costs(primary, option_items, lower, upper, costs)
+        order.sort(key=net.__getitem__)  # stable: the seed's order among equal costs
+        m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
+        self.n_primary = primary
+        self.n_items = n
+        buffers = [_buffers.zeros(m, COMPILED) for _ in range(4)] + [
+            _buffers.zeros(n + 2, COMPILED) for _ in range(3)
+        ]
+        self.top, self.ulink, self.dlink, self.color, self.length, self.llink, self.rlink = buffers
+        self.option_of = _buffers.ints([-1] * m, COMPILED)
+        _links()(
+            self.top,
+            self.ulink,
+            self.dlink,
+            self.color,
+            self.option_of,
+            self.length,
+            self.llink,
+            self.rlink,
+            n,
+            primary,
+            [option_items[j] for j in order],
+            [option_colors[j] for j in order],
+        )
+        p: cython.Py_ssize_t
+        for p in range(m):
+            if self.option_of[p] >= 0:
+                self.option_of[p] = order[self.option_of[p]]
+        bound = _buffers.ints([0, *upper] + [0] * (secondary + 1), COMPILED)
+        self._bounds = bound[:]  # a copy of the buffer (a memoryview's [:] would share it)
+        self.bound = bound
+        self.slack = _buffers.ints(
+            [0] + [v - u for u, v in zip(lower, upper, strict=True)] + [0] * (secondary + 1),
+            COMPILED,
+        )
+        self.ocost = _longs([*net, 0])
+        self.priced = any(costs)
+        # Each level chooses an option or the null move of an item; every option adds
+        # at least one to a primary item's count, every null move retires an item.
+        depth = min(sum(upper), len(option_items) + primary) + 1
+        self.x = _buffers.zeros(depth, COMPILED)
+        self.k = _buffers.zeros(depth, COMPILED)
+        self.d = _buffers.zeros(depth, COMPILED)
+        self.ft = _buffers.zeros(depth, COMPILED)
+        self.acc = _longs([0] * (depth + 1))
+        self.replay_k = _buffers.zeros(depth, COMPILED)
+        self._pristine = tuple(b[:] for b in buffers[1:])
+        self.cost_lo = cost_lo
+        self.cost_hi = cost_hi
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.cut_depth = depth + 1
+        self.replay_end = 0
+        self.leaf_kind = 0
+        self.bad_replay = False
+        self.nodes = 0
+        self.solutions = 0
+
+    def restart(self) -> None:
+        """Go back to the root with the links as they were built."""
+        ulink, dlink, color, length, llink, rlink = self._pristine
+        i: cython.Py_ssize_t
+        for i in range(len(ulink)):
+            self.ulink[i] = ulink[i]
+            self.dlink[i] = dlink[i]
+            self.color[i] = color[i]
+        for i in range(len(length)):
+            self.length[i] = length[i]
+            self.llink[i] = llink[i]
+            self.rlink[i] = rlink[i]
+            self.bound[i] = self._bounds[i]
+        self.level = 0
+        self.floor = 0
+        self.state = ENTER
+        self.replay_end = 0
+        self.bad_replay = False
+        self.leaf_kind = 0
+
+    def replay(self, ks: list[int]) -> bool:
+        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...;
+        False when a choice does not exist (then ``restart()`` before further use)."""
+        if not ks:
+            return self.state == ENTER
+        if self.state != ENTER or self.level + len(ks) >= len(self.x):
+            return False
+        start: cython.int = self.level
+        t: cython.int
+        for t in range(len(ks)):
+            if ks[t] < 0:
+                return False
+            self.replay_k[start + t] = ks[t]
+        self.replay_end = start + len(ks)
+        self.bad_replay = False
+        saved_nodes = self.nodes
+        saved_solutions = self.solutions
+        self.run(0, 0)
+        self.nodes = saved_nodes
+        self.solutions = saved_solutions
+        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
+        self.replay_end = 0
+        return ok
+
+    def branching(self) -> int:
+        """At a node not yet entered: ``-1`` for a solution, else its number of children
+        (0 for a dead end, a pruned node, or a cover outside the cost window)."""
+        cost = self.acc[self.level] + self.tax_total
+        if self.rlink[0] == 0:
+            return -1 if self.cost_lo <= cost <= self.cost_hi else 0
+        best, _, floor_cost = self._choose()
+        if best <= 0 or cost + floor_cost > self.cost_hi:
+            return 0
+        return best
+
+    def _choose(self) -> tuple[int, int, int]:
+        """M3 as :meth:`run` does it: (degree, item, cheapest completion)."""
+        best: cython.int = 0x7FFFFFFF
+        best_s: cython.int = 0
+        best_l: cython.int = 0
+        i: cython.int = 0
+        lb: cython.longlong = 0
+        p: cython.int = self.rlink[0]
+        while p != 0:
+            b = self.bound[p]
+            s = min(self.slack[p], b)
+            theta = self.length[p] + s - b + 1
+            if theta < best or (
+                theta == best and (s < best_s or (s == best_s and self.length[p] > best_l))
+            ):
+                best, best_s, best_l, i = theta, s, self.length[p], p
+            if b > s and self.dlink[p] != p:
+                lb = max(lb, self.ocost[self.option_of[self.dlink[p]]])
+            p = self.rlink[p]
+        return best, i, lb
+
+    def position(self) -> list[int]:
+        return [self.k[t] for t in range(self.level)]
+
+    def degrees(self) -> list[int]:
+        return [self.d[t] for t in range(self.level)]
+
+    def solution(self) -> tuple[int, ...]:
+        """The options (0-based, ascending) of the partial solution on the stack."""
+        n = self.n_items
+        return tuple(
+            sorted([self.option_of[self.x[t]] for t in range(self.level) if self.x[t] > n])
+        )
+
+    def cost(self) -> int:
+        """The total cost of the options on the stack."""
+        return int(self.acc[self.level] + self.tax_total)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def run(self, limit: cython.longlong, budget: cython.longlong) -> cython.longlong:
+        """Walk on until ``limit`` leaves are reported (0: no limit) or ``budget`` nodes
+        are entered (0: no budget); the number of leaves reported.
+
+        Knuth's hide and unhide of an option are written in place wherever they are
+        needed (cover, commit, tweak and their inverses), not called: a call that binds
+        the buffers costs more than the few links it moves (5x slower compiled).
+        """
+        top: cython.int[::1] = self.top
+        ulink: cython.int[::1] = self.ulink
+        dlink: cython.int[::1] = self.dlink
+        color: cython.int[::1] = self.color
+        length: cython.int[::1] = self.length
+        llink: cython.int[::1] = self.llink
+        rlink: cython.int[::1] = self.rlink
+        bound: cython.int[::1] = self.bound
+        slack: cython.int[::1] = self.slack
+        option_of: cython.int[::1] = self.option_of
+        ocost: cython.longlong[::1] = self.ocost
+        xs: cython.int[::1] = self.x
+        ks: cython.int[::1] = self.k
+        ds: cython.int[::1] = self.d
+        ft: cython.int[::1] = self.ft
+        acc: cython.longlong[::1] = self.acc
+        replay_k: cython.int[::1] = self.replay_k
+        n: cython.int = self.n_items
+        n1: cython.int = self.n_primary
+        level: cython.int = self.level
+        floor: cython.int = self.floor
+        cut_depth: cython.int = self.cut_depth
+        replay_end: cython.int = self.replay_end
+        nodes: cython.longlong = self.nodes
+        stop_at: cython.longlong = nodes + budget if budget > 0 else -1
+        # The engine adds net costs (see _net_costs); the window is shifted to match.
+        cost_lo: cython.longlong = self.cost_lo - self.tax_total
+        hi: cython.longlong = self.cost_hi - self.tax_total  # lowered between calls only
+        priced: cython.bint = self.priced
+        found: cython.longlong = 0
+        i: cython.int = 0
+        j: cython.int
+        jj: cython.int
+        c: cython.int
+        p: cython.int
+        q: cython.int
+        r: cython.int
+        u: cython.int
+        dn: cython.int
+        x: cython.int
+        y: cython.int
+        z: cython.int
+        cnt: cython.int
+        xl: cython.int = 0
+        best: cython.int
+        best_s: cython.int
+        best_l: cython.int
+        s: cython.int
+        theta: cython.int
+        act: cython.bint
+        covered: cython.bint
+        passed: cython.bint
+        lb: cython.longlong
+        oc: cython.longlong
+        cost: cython.longlong
+        # What to do next: 0 enter a node (M2), 1 try xs[level] for item i (M5),
+        # 2 leave the level (M9), 3 restore item i, then leave (M8).
+        step: cython.int = 0 if self.state == ENTER else 2
+
+        if self.state == DONE:
+            return 0
+        while True:
+            if step == 0:
+                # M2: enter the node at ``level``.
+                if nodes == stop_at and replay_end == 0:
+                    self.state = ENTER
+                    break
+                nodes += 1
+                cost = acc[level]
+                step = 2
+                if rlink[0] == 0:
+                    if cost_lo <= cost <= hi:
+                        if replay_end != 0:
+                            self.bad_replay = True
+                            break
+                        self.leaf_kind = SOLUTION
+                        self.solutions += 1
+                        found += 1
+                        if found == limit:
+                            self.state = LEAF
+                            break
+                    elif replay_end != 0:
+                        self.bad_replay = True
+                        break
+                    continue
+                # M3: choose the item i of least branching degree (then least slack,
+                # then longest list), and the cheapest completion lb.
+                best = 0x7FFFFFFF
+                best_s = 0
+                best_l = 0
+                lb = 0
+                p = rlink[0]
+                while p != 0:
+                    s = slack[p]
+                    if s > bound[p]:
+                        s = bound[p]
+                    theta = length[p] + s - bound[p] + 1
+                    if theta < best or (
+                        theta == best and (s < best_s or (s == best_s and length[p] > best_l))
+                    ):
+                        best = theta
+                        best_s = s
+                        best_l = length[p]
+                        i = p
+                        if best <= 0 and not priced:
+                            break
+                    if priced and bound[p] > s and dlink[p] != p:
+                        oc = ocost[option_of[dlink[p]]]
+                        if oc > lb:
+                            lb = oc
+                    p = rlink[p]
+                if best <= 0 or cost + lb > hi:
+                    if replay_end != 0:
+                        self.bad_replay = True
+                        break
+                    continue
+                if level == cut_depth and replay_end == 0:
+                    self.leaf_kind = CUT
+                    found += 1
+                    if found == limit:
+                        self.state = LEAF
+                        break
+                    continue
+                if level < replay_end and replay_k[level] >= best:
+                    self.bad_replay = True
+                    break
+                # M4: prepare to branch on i; cover it when its bound is spent.
+                xl = dlink[i]
+                bound[i] -= 1
+                if bound[i] == 0:
+                    r = llink[i]
+                    q = rlink[i]
+                    rlink[r] = q
+                    llink[q] = r
+                    q = dlink[i]
+                    while q != i:
+                        # hide(q)
+                        r = q + 1
+                        while r != q:
+                            jj = top[r]
+                            if jj <= 0:
+                                r = ulink[r]
+                            else:
+                                if color[r] >= 0:
+                                    u = ulink[r]
+                                    dn = dlink[r]
+                                    dlink[u] = dn
+                                    ulink[dn] = u
+                                    length[jj] -= 1
+                                r += 1
+                        q = dlink[q]
+                ft[level] = xl
+                xs[level] = xl
+                ks[level] = 0
+                ds[level] = best
+                step = 1
+                continue
+            if step == 2:
+                # M9: leave the level.
+                if level == floor:
+                    self.state = DONE
+                    break
+                level -= 1
+                xl = xs[level]
+                if xl <= n:
+                    # Back from i's null move: reactivate i (unless covered), then M8.
+                    i = xl
+                    if bound[i] != 0:
+                        r = llink[i]
+                        q = rlink[i]
+                        rlink[r] = i
+                        llink[q] = i
+                    step = 3
+                    continue
+                i = top[xl]
+                # M7: uncommit the items of xl other than i, going left.
+                p = xl - 1
+                while p != xl:
+                    j = top[p]
+                    if j <= 0:
+                        p = dlink[p]
+                        continue
+                    if j != i:
+                        act = False
+                        c = 0
+                        if j <= n1:
+                            act = bound[j] == 0
+                            bound[j] += 1
+                        else:
+                            c = color[p]
+                            act = c >= 0
+                        if act:
+                            q = ulink[j]
+                            while q != j:
+                                if c > 0 and (q == p or color[q] < 0):
+                                    if q != p:
+                                        color[q] = c
+                                else:
+                                    # unhide(q)
+                                    r = q - 1
+                                    while r != q:
+                                        jj = top[r]
+                                        if jj <= 0:
+                                            r = dlink[r]
+                                        else:
+                                            if color[r] >= 0:
+                                                u = ulink[r]
+                                                dn = dlink[r]
+                                                dlink[u] = r
+                                                ulink[dn] = r
+                                                length[jj] += 1
+                                            r -= 1
+                                q = ulink[q]
+                            if j <= n1:
+                                r = llink[j]
+                                q = rlink[j]
+                                rlink[r] = j
+                                llink[q] = j
+                    p -= 1
+                xs[level] = dlink[xl]
+                ks[level] += 1
+                step = 1
+                continue
+            if step == 3:
+                # M8: undo the level's work on item i (its tweaks from ft[level] on,
+                # and its cover) and give back the option its bound lent.
+                covered = bound[i] == 0
+                if not (covered and slack[i] == 0):
+                    # untweak: relink the tweaked options, unhiding them if not covered
+                    z = dlink[i]
+                    x = ft[level]
+                    dlink[i] = x
+                    y = i
+                    cnt = 0
+                    while x != z:
+                        ulink[x] = y
+                        cnt += 1
+                        if not covered:
+                            r = x - 1
+                            while r != x:
+                                jj = top[r]
+                                if jj <= 0:
+                                    r = dlink[r]
+                                else:
+                                    if color[r] >= 0:
+                                        u = ulink[r]
+                                        dn = dlink[r]
+                                        dlink[u] = r
+                                        ulink[dn] = r
+                                        length[jj] += 1
+                                    r -= 1
+                        y = x
+                        x = dlink[x]
+                    ulink[z] = y
+                    length[i] += cnt
+                if covered:
+                    q = ulink[i]
+                    while q != i:
+                        # unhide(q)
+                        r = q - 1
+                        while r != q:
+                            jj = top[r]
+                            if jj <= 0:
+                                r = dlink[r]
+                            else:
+                                if color[r] >= 0:
+                                    u = ulink[r]
+                                    dn = dlink[r]
+                                    dlink[u] = r
+                                    ulink[dn] = r
+                                    length[jj] += 1
+                                r -= 1
+                        q = ulink[q]
+                    r = llink[i]
+                    q = rlink[i]
+                    rlink[r] = i
+                    llink[q] = i
+                bound[i] += 1
+                step = 2
+                continue
+            # M5 (step 1): try xs[level] for the item i of this level.
+            xl = xs[level]
+            if acc[level] > hi:
+                # The cost bound fell below this level's cost (a cost search lowered it
+                # since): no choice left here can be cheap enough.
+                step = 3
+                continue
+            if bound[i] == 0 and slack[i] == 0:
+                if xl == i:
+                    step = 3
+                    continue
+            elif length[i] <= bound[i] - slack[i]:
+                step = 3
+                continue
+            elif xl != i:
+                # tweak(xl): hide it (unless i is covered: then it is hidden already)
+                # and take it out of i's list.
+                if bound[i] != 0:
+                    r = xl + 1
+                    while r != xl:
+                        jj = top[r]
+                        if jj <= 0:
+                            r = ulink[r]
+                        else:
+                            if color[r] >= 0:
+                                u = ulink[r]
+                                dn = dlink[r]
+                                dlink[u] = dn
+                                ulink[dn] = u
+                                length[jj] -= 1
+                            r += 1
+                dn = dlink[xl]
+                dlink[i] = dn
+                ulink[dn] = i
+                length[i] -= 1
+            elif bound[i] != 0:
+                r = llink[i]
+                q = rlink[i]
+                rlink[r] = q
+                llink[q] = r
+            oc = ocost[option_of[xl]] if xl > n else 0
+            # A choice too dear is passed over, except by a replay, which enters it as
+            # a dead end (so every index below the branching degree is a child).
+            passed = level < replay_end and ks[level] < replay_k[level]
+            if not passed and acc[level] + oc > hi and level >= replay_end:
+                passed = True
+            if passed:
+                # On to the next choice.  The null move, always last, costs nothing, so
+                # only a replay past the last choice passes it.
+                if xl == i:
+                    self.bad_replay = True
+                    break
+                xs[level] = dlink[xl]
+                ks[level] += 1
+                continue
+            if xl > n:
+                # M6: commit the items of xl other than i, going right: a primary item
+                # whose bound is spent is covered, a secondary one covered or purified.
+                p = xl + 1
+                while p != xl:
+                    j = top[p]
+                    if j <= 0:
+                        p = ulink[p]
+                        continue
+                    if j != i:
+                        act = False
+                        c = 0
+                        if j <= n1:
+                            bound[j] -= 1
+                            act = bound[j] == 0
+                            if act:
+                                r = llink[j]
+                                q = rlink[j]
+                                rlink[r] = q
+                                llink[q] = r
+                        else:
+                            c = color[p]
+                            act = c >= 0
+                        if act:
+                            q = dlink[j]
+                            while q != j:
+                                if c > 0 and (q == p or color[q] == c):
+                                    if q != p:
+                                        color[q] = -1
+                                else:
+                                    # hide(q)
+                                    r = q + 1
+                                    while r != q:
+                                        jj = top[r]
+                                        if jj <= 0:
+                                            r = ulink[r]
+                                        else:
+                                            if color[r] >= 0:
+                                                u = ulink[r]
+                                                dn = dlink[r]
+                                                dlink[u] = dn
+                                                ulink[dn] = u
+                                                length[jj] -= 1
+                                            r += 1
+                                q = dlink[q]
+                    p += 1
+            acc[level + 1] = acc[level] + oc
+            level += 1
+            step = 0
+            if level == replay_end:
+                replay_end = 0
+                self.state = ENTER
+                break
+        self.level = level
+        self.nodes = nodes
+        self.replay_end = replay_end
+        return found
