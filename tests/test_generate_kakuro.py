@@ -142,3 +142,20 @@ def test_bad_arguments_are_refused_by_name(
 ) -> None:
     with pytest.raises(KakuroError, match=message):
         kakuro.generate(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_layout_left_with_no_white_cell_is_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lazysearch.kakuro import generator
+
+    real = generator.layout
+    calls: list[int] = []
+
+    def layout(rows: int, cols: int, target: int, rng: object) -> set[tuple[int, int]]:
+        calls.append(target)
+        return set() if len(calls) == 1 else real(rows, cols, target, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(generator, "layout", layout)
+    p = kakuro.generate(6, 6, seed=1)
+    assert len(calls) == 2 and len(kakuro.solve(p).take(2)) == 1

@@ -94,6 +94,8 @@ def generate(
     module = _native.load("lazysearch.kakuro._engine")
     while True:
         white = layout(rows, cols, target, rng)
+        if len(white) < 4:  # splitting long runs took them all: another layout
+            continue
         digits = fill(rows, cols, white, rng)
         if digits is None:
             continue
