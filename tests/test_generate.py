@@ -69,9 +69,13 @@ def test_not_minimal_stops_at_the_first_clue_that_must_stay() -> None:
 
 
 def test_a_node_bound_keeps_uniqueness_and_says_when_minimality_is_not_proved() -> None:
-    p = sudoku.generate((4, 4), seed=1, max_nodes=1)
+    p = sudoku.generate((4, 4), seed=1, max_nodes=3)
     assert solutions(p, (4, 4)) == 1
-    assert not p.minimal  # one node proves little on a 16x16 grid
+    assert not p.minimal  # three nodes prove little on a 16x16 grid
+    # The rating's proof stops at 20 times the bound: its nodes are a lower bound.
+    assert not p.rating.complete and p.rating.nodes == 60
+    # A root that propagation settles answers within any bound: clues still go.
+    assert sudoku.generate((4, 4), seed=1, max_nodes=1).clues < 256
 
 
 def test_the_same_seed_gives_the_same_puzzle() -> None:

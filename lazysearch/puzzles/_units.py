@@ -387,7 +387,8 @@ class UnitsEngine:
                                 if least == 2:
                                     break
                         level += 1
-                if stop_at >= 0 and nodes >= stop_at:
+                # Out of budget with nodes left to see (a root that is a leaf answers).
+                if stop_at >= 0 and nodes >= stop_at and level > 0:
                     found = -1  # UNKNOWN
                     break
                 entering = False

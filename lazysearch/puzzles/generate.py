@@ -29,6 +29,8 @@ from .. import _native
 from ..errors import brief
 from .sudoku import SYMBOLS, SolvedGrid, SudokuError, parse
 
+#: The rating's proof gets this many times ``max_nodes`` when that is given.
+RATING_BOUND = 20
 #: Nodes the random fill of a blank grid may take before it starts again with new ranks.
 FILL_NODES = 20_000
 
@@ -41,12 +43,15 @@ class Rating(NamedTuple):
     (None when the engine does not count them).  ``score`` is ``log2(nodes)``, rounded
     to two places: 0 when propagation alone solves the puzzle, one more for every
     doubling of the tree.  ``level`` names a band of the score (see :func:`level`).
+    ``complete`` is False when the proof was cut off at a node bound: ``nodes`` and
+    ``score`` are then lower bounds.
     """
 
     score: float
     level: str
     nodes: int
     dead_ends: int | None
+    complete: bool = True
 
 
 #: The bands of the score, as (highest score, name): docs/generate.md explains them.
@@ -60,10 +65,10 @@ def level(score: float) -> str:
     return next(name for top, name in LEVELS if score <= top)
 
 
-def rating(nodes: int, dead_ends: int | None) -> Rating:
+def rating(nodes: int, dead_ends: int | None, complete: bool = True) -> Rating:
     """The :class:`Rating` of a proof tree of ``nodes`` nodes."""
     score = round(math.log2(max(nodes, 1)), 2)
-    return Rating(score, level(score), nodes, dead_ends)
+    return Rating(score, level(score), nodes, dead_ends, complete)
 
 
 class GeneratedSudoku(str):
@@ -236,12 +241,15 @@ def generate(
                 puzzle[c] = full[c]
             if not minimal:
                 break
-    engine.count(puzzle, 2)
+    # The rating's proof, from scratch: with a bound on the clues' proofs, this one gets
+    # RATING_BOUND times it (a 25x25 proof unbounded took minutes).
+    bound = RATING_BOUND * max_nodes if max_nodes else 0
+    complete = engine.count(puzzle, 2, bound) != module.UNKNOWN
     out = GeneratedSudoku("".join(SYMBOLS[v - 1] if v else "." for v in puzzle))
     out.box = (br, bc)
     givens = tuple(tuple(puzzle[r * n : r * n + n]) for r in range(n))
     out.solution = SolvedGrid([full[r * n : r * n + n] for r in range(n)], (br, bc), givens)
-    out.rating = rating(engine.nodes, engine.dead_ends)
+    out.rating = rating(engine.nodes, engine.dead_ends, complete)
     out.seed = seed
     out.variant = variant
     out.minimal = minimal and proved
@@ -317,7 +325,7 @@ def rate(
     counting engine walks to prove it (naked and hidden singles at every node).
 
     >>> rate("1.3." "...." "...." ".2.4")
-    Rating(score=0.0, level='easy', nodes=1, dead_ends=0)
+    Rating(score=0.0, level='easy', nodes=1, dead_ends=0, complete=True)
 
     Raises
     ------
