@@ -23,6 +23,7 @@ CORE = [
     "lazysearch/knights/_count.py",
     "lazysearch/knights/_tour.py",
     "lazysearch/puzzles/_tiling.py",
+    "lazysearch/puzzles/_units.py",
 ]
 
 

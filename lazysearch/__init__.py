@@ -51,6 +51,7 @@ _ENGINES = (
     "lazysearch.knights._count",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
+    "lazysearch.puzzles._units",
 )
 _LAZY_MODULES = {
     "kakuro": "lazysearch.kakuro",

@@ -429,6 +429,67 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(kakuro, formats=("text", "json", "svg"))
     kakuro.set_defaults(handler=_cmd_kakuro)
+
+    generate = sub.add_parser(
+        "generate",
+        help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
+        epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
+        "seed and rating on a '#' line before it; a kakuro's on stderr). Puzzle i of "
+        "--count is made from seed S + i - 1.",
+    )
+    generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
+    generate.add_argument(
+        "size",
+        nargs="?",
+        type=_board_size,
+        help="kakuro: ROWSxCOLS, clue row and column included (default 15x15)",
+    )
+    generate.add_argument(
+        "--box", type=_board_size, metavar="RxC", help="sudoku: the box (default 3x3)"
+    )
+    generate.add_argument(
+        "--count",
+        dest="number",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="make N puzzles (default 1)",
+    )
+    generate.add_argument(
+        "--seed",
+        dest="first_seed",
+        type=int,
+        metavar="S",
+        help="the first puzzle's seed (default: fresh ones)",
+    )
+    generate.add_argument(
+        "--format",
+        choices=("text", "json", "svg"),
+        default="text",
+        help="output format (svg: one puzzle)",
+    )
+    generate.add_argument(
+        "--density", type=float, metavar="D", help="kakuro: the share of white cells (default 0.6)"
+    )
+    generate.add_argument(
+        "--symmetric", action="store_true", help="sudoku: clues in pairs under a half turn"
+    )
+    generate.add_argument(
+        "--max-nodes",
+        type=_positive,
+        metavar="N",
+        help="sudoku: nodes a clue's proof may take (for 25x25)",
+    )
+    generate.add_argument(
+        "--output", "-o", metavar="FILE", help="write to FILE (replaced only when the run succeeds)"
+    )
+    generate.add_argument("--quiet", "-q", action="store_true", help="no statistics on stderr")
+    generate.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="a progress bar on stderr over the puzzles (default: on when stderr is a terminal)",
+    )
+    generate.set_defaults(handler=_cmd_generate, limit=None, checkpoint=None, resume=None)
     return parser
 
 
@@ -1527,6 +1588,93 @@ def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:
         if status == EXIT_INTERRUPTED:
             break
     return status
+
+
+def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
+    """``generate sudoku|kakuro``: ``--count`` puzzles from seeds ``S, S + 1, ...``."""
+    import json
+
+    if args.format == "svg" and args.number > 1:
+        raise CliError(f"--format svg draws one puzzle; got --count {args.number}")
+    sudoku_only = ("box", "symmetric", "max_nodes")
+    wrong = (("density",) if args.puzzle == "sudoku" else sudoku_only) + (
+        ("size",) if args.puzzle == "sudoku" else ()
+    )
+    for name in wrong:
+        if _given(args, name):
+            what = "size" if name == "size" else _flag(name)
+            raise CliError(f"generate {args.puzzle} takes no {what}")
+    show_bar = args.number > 1 and (
+        sys.stderr.isatty() if args.progress is None else bool(args.progress)
+    )
+    bar = longrun_bar(f"lazysearch generate {args.puzzle}: ") if show_bar else None
+    try:
+        for i in range(args.number):
+            seed = None if args.first_seed is None else args.first_seed + i
+            if args.puzzle == "sudoku":
+                out.write(_generated_sudoku(args, seed, json))
+            else:
+                out.write(_generated_kakuro(args, seed, json))
+            if bar is not None:
+                bar.update(1 / args.number)
+    finally:
+        if bar is not None:
+            bar.close()
+    return EXIT_OK
+
+
+def longrun_bar(desc: str) -> Any:
+    from . import longrun
+
+    return longrun.progress_bar(desc)
+
+
+def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> str:
+    from .puzzles import sudoku
+
+    p = sudoku.generate(
+        args.box or (3, 3), seed=seed, symmetric=args.symmetric, max_nodes=args.max_nodes
+    )
+    r = p.rating
+    if args.format == "svg":
+        return p.svg()
+    if args.format == "json":
+        line: str = json.dumps(p.json(), separators=(",", ":"))
+        return line + "\n"
+    return (
+        f"# seed {p.seed}: {p.clues} clues, rating {r.score} ({r.level}, {r.nodes} nodes)"
+        f"{'' if p.minimal else ', minimality not proved'}\n{p}\n"
+    )
+
+
+def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
+    from . import kakuro
+
+    rows, cols = args.size or (15, 15)
+    density = 0.6 if args.density is None else args.density
+    p = kakuro.generate(rows, cols, seed=seed, density=density)
+    r = p.rating
+    if not args.quiet and args.format != "json":
+        print(
+            f"lazysearch generate kakuro: seed {p.seed}: {len(p.white)} white cells, "
+            f"rating {r.score} ({r.level}, {r.nodes} nodes)",
+            file=sys.stderr,
+        )
+    if args.format == "svg":
+        return kakuro_svg(p)
+    if args.format == "json":
+        fields = {"puzzle": json.loads(kakuro.write_json(p)), "rating": r._asdict(), "seed": p.seed}
+        line: str = json.dumps(fields, separators=(",", ":"))
+        return line + "\n"
+    return kakuro.write_grid(p) + "\n"
+
+
+def kakuro_svg(p: Any) -> str:
+    """A kakuro puzzle drawn with its white cells empty."""
+    from .render.svg import kakuro_board
+
+    picture: str = kakuro_board(p, {})
+    return picture
 
 
 def main(argv: Sequence[str] | None = None) -> int:

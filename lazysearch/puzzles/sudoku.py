@@ -19,7 +19,7 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .._machine import available_memory as _available_memory
 from ..errors import LazysearchError, ParseError, brief
@@ -27,6 +27,9 @@ from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
 from ..stream import Solutions
+
+if TYPE_CHECKING:
+    from .generate import GeneratedSudoku, Rating
 
 Grid = tuple[tuple[int, ...], ...]
 
@@ -451,3 +454,34 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
                     column=token.start() + 1,
                 )
     return "".join(out)
+
+
+def generate(
+    box: tuple[int, int] = (3, 3),
+    *,
+    seed: int | None = None,
+    minimal: bool = True,
+    symmetric: bool = False,
+    variant: str | None = None,
+    max_nodes: int | None = None,
+) -> GeneratedSudoku:
+    """A random sudoku with exactly one solution, rated; see :mod:`.generate`.
+
+    >>> puzzle = generate((2, 3), seed=1)
+    >>> solve(puzzle).count()
+    1
+    """
+    from .generate import generate as _generate
+
+    return _generate(
+        box, seed=seed, minimal=minimal, symmetric=symmetric, variant=variant, max_nodes=max_nodes
+    )
+
+
+def rate(
+    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+) -> Rating:
+    """How much search a puzzle with one solution needs; see :func:`.generate.rate`."""
+    from .generate import rate as _rate
+
+    return _rate(grid, box=box)

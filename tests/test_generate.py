@@ -1,0 +1,152 @@
+"""Sudoku generation: unique (checked by the exact-cover solver, another algorithm),
+minimal clue by clue, reproducible from a seed, rated, and bad input refused."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from lazysearch import compiled, sudoku
+from lazysearch.puzzles.generate import LEVELS, GeneratedSudoku, level
+from lazysearch.puzzles.sudoku import SudokuError
+
+# Project Euler 96's first grid: naked and hidden singles alone solve it.
+EASY = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+# Arto Inkala's "AI Escargot": no single applies at the start.
+HARD = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+def solutions(puzzle: str, box: tuple[int, int]) -> int:
+    """Fillings up to two, by the exact-cover solver (not the generator's engine)."""
+    return len(sudoku.solve(puzzle, box=box).take(2))
+
+
+def assert_unique_and_minimal(p: GeneratedSudoku) -> None:
+    assert solutions(p, p.box) == 1
+    sudoku.verify(p, p.solution, box=p.box)
+    assert p.solution.givens == tuple(tuple(row) for row in p.grid())
+    if not p.minimal:
+        return
+    for i, ch in enumerate(p):
+        if ch != ".":
+            fewer = p[:i] + "." + p[i + 1 :]
+            assert solutions(fewer, p.box) == 2, f"clue {i} of {p} can go"
+
+
+@pytest.mark.parametrize("box", [(1, 1), (1, 3), (2, 2), (2, 3), (3, 2), (2, 4), (3, 3)])
+def test_generated_puzzles_are_unique_and_minimal(box: tuple[int, int]) -> None:
+    for seed in range(4):
+        p = sudoku.generate(box, seed=seed)
+        assert p.box == box and p.minimal and p.seed == seed
+        assert len(p) == (box[0] * box[1]) ** 2
+        assert_unique_and_minimal(p)
+
+
+@pytest.mark.skipif(not compiled(), reason="16x16 generation takes minutes as plain Python")
+def test_a_16x16_puzzle_is_unique_and_minimal() -> None:
+    assert_unique_and_minimal(sudoku.generate((4, 4), seed=1))
+
+
+def test_symmetric_puzzles_keep_their_clues_in_pairs() -> None:
+    for seed in range(3):
+        p = sudoku.generate(seed=seed, symmetric=True)
+        assert solutions(p, (3, 3)) == 1
+        assert all((p[i] == ".") == (p[80 - i] == ".") for i in range(81))
+        for i in range(41):
+            if p[i] != ".":
+                fewer = list(p)
+                fewer[i] = fewer[80 - i] = "."
+                assert solutions("".join(fewer), (3, 3)) == 2
+
+
+def test_not_minimal_stops_at_the_first_clue_that_must_stay() -> None:
+    p = sudoku.generate(seed=2, minimal=False)
+    assert solutions(p, (3, 3)) == 1 and not p.minimal
+    assert p.clues >= sudoku.generate(seed=2).clues
+
+
+def test_a_node_bound_keeps_uniqueness_and_says_when_minimality_is_not_proved() -> None:
+    p = sudoku.generate((4, 4), seed=1, max_nodes=3)
+    assert solutions(p, (4, 4)) == 1
+    assert not p.minimal  # three nodes prove little on a 16x16 grid
+    # The rating's proof stops at 20 times the bound: its nodes are a lower bound.
+    assert not p.rating.complete and p.rating.nodes == 60
+    # A root that propagation settles answers within any bound: clues still go.
+    assert sudoku.generate((4, 4), seed=1, max_nodes=1).clues < 256
+
+
+def test_the_same_seed_gives_the_same_puzzle() -> None:
+    a = sudoku.generate(seed=7)
+    b = sudoku.generate(seed=7)
+    assert a == b and a.solution == b.solution and a.rating == b.rating
+    assert sudoku.generate(seed=8) != a
+
+
+def test_compiled_and_plain_python_make_the_same_puzzle() -> None:
+    code = (
+        "from lazysearch import sudoku\n"
+        "for box in ((2, 3), (3, 3)):\n"
+        "    p = sudoku.generate(box, seed=11, symmetric=box == (3, 3))\n"
+        "    print(p, p.rating)\n"
+    )
+    outputs = []
+    for pure in ("0", "1"):
+        env = {**os.environ, "LAZYSEARCH_PURE": pure, "LAZYSEARCH_QUIET": "1"}
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("Rating(") == 2
+
+
+def test_a_generated_puzzle_is_what_solve_and_read_take() -> None:
+    p = sudoku.generate(seed=3)
+    assert isinstance(p, str)
+    assert sudoku.loads(str(p) + "\n") == [str(p)]
+    assert sudoku.solve(p.grid()).one() == p.solution
+    data = p.json()
+    assert data["puzzle"] == str(p) and data["seed"] == 3 and data["clues"] == p.clues
+    assert sudoku.parse(data["solution"]) == [list(row) for row in p.solution]
+    assert p.svg().startswith("<svg") and p.svg().count("<text") == p.clues
+
+
+def test_ratings_grow_with_the_search_a_puzzle_needs() -> None:
+    easy, hard = sudoku.rate(EASY), sudoku.rate(HARD)
+    assert easy.nodes == 1 and easy.dead_ends == 0 and easy.score == 0 and easy.level == "easy"
+    assert hard.nodes > 1 and hard.dead_ends is not None and hard.dead_ends > 0
+    assert hard.score > easy.score
+    assert [level(s) for s in (0, 1.5, 4, 9)] == [name for _, name in LEVELS]
+
+
+def test_a_generated_puzzle_carries_its_own_rating() -> None:
+    p = sudoku.generate(seed=5)
+    assert p.rating == sudoku.rate(p)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"box": (0, 3)}, "box=(rows, columns)"),
+        ({"box": "3x3"}, "'3x3'"),
+        ({"box": (True, 3)}, "True"),
+        ({"box": (6, 6)}, "36x36"),
+        ({"variant": "killer"}, "'killer'"),
+        ({"seed": "one"}, "'one'"),
+        ({"minimal": "yes"}, "'yes'"),
+        ({"max_nodes": 0}, "max_nodes"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(SudokuError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        sudoku.generate(**kwargs)  # type: ignore[arg-type]
+
+
+def test_rating_refuses_a_puzzle_without_one_solution() -> None:
+    with pytest.raises(SudokuError, match="two or more"):
+        sudoku.rate("." * 16)
+    with pytest.raises(SudokuError, match="clash"):
+        sudoku.rate("11" + "." * 14)

@@ -1,0 +1,79 @@
+"""``lazysearch generate``: puzzles the solver commands read back, seeds, formats, and
+bad arguments in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lazysearch import kakuro, sudoku
+from lazysearch.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_sudoku_batches_are_lines_the_sudoku_reader_takes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(["generate", "sudoku", "--count", "3", "--seed", "1"], capsys)
+    assert status == 0
+    puzzles = sudoku.loads(out)
+    assert puzzles == [str(sudoku.generate(seed=s)) for s in (1, 2, 3)]
+    assert out.startswith("# seed 1: ")
+    assert all(len(sudoku.solve(p).take(2)) == 1 for p in puzzles)
+
+
+def test_sudoku_json_and_svg(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        ["generate", "sudoku", "--box", "2x3", "--format", "json", "--seed", "4"], capsys
+    )
+    data = json.loads(out)
+    assert status == 0 and data == sudoku.generate((2, 3), seed=4).json()
+    status, out, _ = run(["generate", "sudoku", "--format", "svg", "--seed", "4"], capsys)
+    assert status == 0 and out.startswith("<svg") and out == sudoku.generate(seed=4).svg()
+
+
+def test_kakuro_writes_the_grid_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "k.txt"
+    status, _, err = run(["generate", "kakuro", "9x10", "--seed", "2", "-o", str(path)], capsys)
+    assert status == 0 and "seed 2:" in err
+    expected = kakuro.generate(9, 10, seed=2)
+    assert kakuro.read(path) == expected
+    status, out, _ = run(["generate", "kakuro", "9x10", "--seed", "2", "--format", "json"], capsys)
+    data = json.loads(out)
+    assert data["seed"] == 2 and data["rating"]["nodes"] == expected.rating.nodes
+    assert kakuro.loads(json.dumps(data["puzzle"]))[0] == expected
+
+
+def test_a_progress_bar_over_a_batch(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(
+        ["generate", "sudoku", "--box", "2x2", "--count", "4", "--seed", "1", "--progress"], capsys
+    )
+    assert status == 0 and len(sudoku.loads(out)) == 4
+    assert "lazysearch generate sudoku: " in err and "%" in err  # tqdm redraws when it likes
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["generate", "sudoku", "--box", "6x6"], "36x36"),
+        (["generate", "sudoku", "--density", "0.5"], "generate sudoku takes no --density"),
+        (["generate", "kakuro", "--box", "3x3"], "generate kakuro takes no --box"),
+        (["generate", "sudoku", "9x9"], "generate sudoku takes no size"),
+        (["generate", "kakuro", "15x15", "--density", "1"], "density 1.0"),
+        (["generate", "kakuro", "2x9"], "2 x 9"),
+        (["generate", "sudoku", "--count", "2", "--format", "svg"], "--count 2"),
+    ],
+)
+def test_bad_arguments_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(argv, capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
