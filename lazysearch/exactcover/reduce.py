@@ -146,21 +146,11 @@ def reduce_problem(problem: DLXProblem, budget: int = DEFAULT_BUDGET) -> Reducti
                     _remove(options, of_item, of_colour, o)
                     changed = True
                 if of_item[j] & ~of_item[i] == 0:
-                    alive_items.discard(j)
-                    for o in _bits(of_item[j]):
-                        option = options[o]
-                        assert option is not None
-                        del option[j]
-                    of_item[j] = 0
+                    _drop_item(options, of_item, alive_items, j)
                     changed = True
         for j in range(n_primary + 1, n_items + 1):
             if j in alive_items and of_item[j] & (of_item[j] - 1) == 0:
-                alive_items.discard(j)
-                for o in _bits(of_item[j]):
-                    option = options[o]
-                    assert option is not None
-                    del option[j]
-                of_item[j] = 0
+                _drop_item(options, of_item, alive_items, j)
                 changed = True
         # Options that can never be chosen.
         primaries = [i for i in range(1, n_primary + 1) if i in alive_items]
@@ -211,6 +201,21 @@ def _remove(
         if c:
             of_colour[i, c] &= clear
     options[o] = None
+
+
+def _drop_item(
+    options: list[dict[int, int] | None],
+    of_item: list[int],
+    alive_items: set[int],
+    j: int,
+) -> None:
+    """Item ``j`` says nothing another item does not: it leaves every option."""
+    alive_items.discard(j)
+    for o in _bits(of_item[j]):
+        option = options[o]
+        assert option is not None
+        del option[j]
+    of_item[j] = 0
 
 
 def _rebuild(
