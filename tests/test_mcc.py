@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 import subprocess
 import sys
 from collections.abc import Hashable
@@ -387,3 +388,15 @@ def test_taxes_cut_the_cost_search() -> None:
     stream = box.solve().cheapest(1)
     assert box.cost(stream.one()) == 39
     assert stream.stats.nodes < 100_000
+
+
+def test_bounds_and_costs_are_part_of_the_problems_identity() -> None:
+    plain = ExactCover(["a b", "a", "b"]).problem
+    bounded = ExactCover(["a b", "a", "b"], bounds={"a": (1, 2)}).problem
+    priced = ExactCover(["a b", "a", "b"], costs=[1, 2, 3]).problem
+    fingerprints = {p.fingerprint() for p in (plain, bounded, priced)}
+    assert len(fingerprints) == 3
+    assert bounded != plain and plain != bounded and priced != bounded
+    copy = pickle.loads(pickle.dumps(priced))
+    assert copy == priced and copy.fingerprint() == priced.fingerprint()
+    assert copy.costs == (1, 2, 3)

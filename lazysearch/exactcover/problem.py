@@ -225,7 +225,8 @@ class MCCProblem(DLXProblem):
         self.cost_lo = cost_lo
         self.cost_hi = cost_hi
 
-    def __getstate__(self) -> tuple[Any, ...]:
+    def _identity(self) -> tuple[Any, ...]:
+        # Pickling, equality and the fingerprint (DLXProblem's, on this) all use it.
         return (
             self.primary,
             self.secondary,
@@ -238,15 +239,6 @@ class MCCProblem(DLXProblem):
             self.cost_lo,
             self.cost_hi,
         )
-
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self.__init__(*state)  # type: ignore[misc]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MCCProblem) and self.__getstate__() == other.__getstate__()
-
-    def __hash__(self) -> int:
-        return hash(self.__getstate__())
 
     def engine(self) -> Engine:
         mcc = _native.load("lazysearch.exactcover._mcc")
