@@ -328,3 +328,29 @@ def test_write_reads_back_and_pictures_show_cages_and_regions() -> None:
     assert "M0 0L4 4" in picture  # the diagonals
     text = g.text()
     assert "|" in text.splitlines()[0] and text.splitlines()[-1] == "a=3 b=9"
+
+
+def test_cli_detects_variants_and_takes_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    killer = str(EXAMPLES / "killer-wikipedia.txt")
+    assert main(["sudoku", killer, "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "1\n"
+    assert main(["sudoku", killer, "--killer", "--limit", "1"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.splitlines()[1] == "2 1 5|6 4 7|3 9 8   aabbbcdef"
+    assert main(["sudoku", killer, "--jigsaw"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1  # one line, no traceback
+    blank = tmp_path / "blank.txt"
+    blank.write_text("." * 16 + "\n")
+    assert main(["sudoku", str(blank), "--x", "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "48\n"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("regions:\naabb\nabab\nccdd\nccdd\n")
+    assert main(["sudoku", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:3:3: region 'a' is not connected" in err and err.count("\n") == 1
+    assert main(["sudoku", killer, "--format", "svg", "-o", str(tmp_path / "k.svg")]) == 0
+    assert (tmp_path / "k.svg").read_text().count("stroke-dasharray") == 29

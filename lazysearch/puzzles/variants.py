@@ -480,7 +480,7 @@ def render(grid: Sequence[Sequence[int]], rules: Variant) -> str:
                 rule += ("-" if region[r][c] != region[r + 1][c] else " ") * width
                 if c + 1 < n:
                     rule += _corner(region, r, c)
-            if rule.strip():  # no line between two rows of the same regions
+            if "-" in rule:  # no line between two rows of the same regions
                 out.append(rule if labels is None else rule + "   ")
     if labels is not None:
         sums = [f"{labels[cells[0][0]][cells[0][1]]}={total}" for total, cells in rules.cages]
