@@ -301,6 +301,19 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_PUZZLES_EPILOG,
     )
     sudoku.add_argument("file", help="a file of puzzles, or - for standard input")
+    sudoku.add_argument(
+        "--killer",
+        action="store_true",
+        help="the file is a killer puzzle (cages: picture and sums; detected without this)",
+    )
+    sudoku.add_argument(
+        "--jigsaw",
+        action="store_true",
+        help="the file is a jigsaw puzzle (regions: picture; detected without this)",
+    )
+    sudoku.add_argument(
+        "--x", action="store_true", help="X-sudoku: both main diagonals hold every value once"
+    )
     _add_run_options(sudoku, formats=("text", "json", "svg"))
     _add_count_method(sudoku)
     _add_sample(sudoku)
@@ -1535,21 +1548,25 @@ def _several(args: argparse.Namespace, count: int, source: str) -> None:
 
 
 def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles import sudoku
+    from .puzzles import sudoku, variants
 
     text, source = _read_source(args.file, "sudoku")
+    if args.killer or args.jigsaw or variants.is_variant_text(text):
+        return _cmd_sudoku_variant(args, out, text, source)
     puzzles = sudoku.numbered_lines(text, source=source)
     _several(args, len(puzzles), source)
     status = EXIT_OK
     for number, (line, puzzle) in enumerate(puzzles, start=1):
         tag = _puzzle_tag(number, len(puzzles))
         try:
-            stream = sudoku.solve(puzzle)
+            stream = sudoku.solve(puzzle, diagonals=True) if args.x else sudoku.solve(puzzle)
         except sudoku.SudokuError as exc:
             raise CliError(f"{source}:{line}: {exc}") from None
 
         def show(n: int, grid: sudoku.Grid, tag: Tag = tag, puzzle: str = puzzle) -> str:
             if args.format == "svg":
+                if isinstance(grid, sudoku.SolvedGrid) and grid.rules is not None:
+                    return grid.svg()
                 return sudoku.svg(grid, puzzle=puzzle)
             if args.format == "json":
                 return _json_line(n, grid, **tag.fields, grid=[list(r) for r in grid])
@@ -1559,6 +1576,35 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
         if status == EXIT_INTERRUPTED:
             break
     return status
+
+
+def _cmd_sudoku_variant(args: argparse.Namespace, out: TextIO, text: str, source: str) -> int:
+    """One jigsaw, X or killer puzzle in the variant text format (variants.loads)."""
+    from .puzzles import sudoku, variants
+
+    puzzle = variants.loads(text, source=source)
+    if args.killer and puzzle.cages is None:
+        raise CliError(f"--killer: {source} has no cages: picture")
+    if args.jigsaw and puzzle.regions is None:
+        raise CliError(f"--jigsaw: {source} has no regions: picture")
+    try:
+        stream = sudoku.solve(
+            puzzle.givens,
+            regions=puzzle.regions,
+            diagonals=puzzle.diagonals or args.x,
+            cages=puzzle.cages,
+        )
+    except sudoku.SudokuError as exc:
+        raise CliError(f"{source}: {exc}") from None
+
+    def show(n: int, grid: sudoku.SolvedGrid) -> str:
+        if args.format == "svg":
+            return grid.svg()
+        if args.format == "json":
+            return _json_line(n, grid, grid=[list(r) for r in grid])
+        return f"solution {n}:\n{grid.text()}\n"
+
+    return _run(args, stream, show, out)
 
 
 def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:

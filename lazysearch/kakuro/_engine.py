@@ -14,7 +14,9 @@ digits from the cells' domains, forming one of the run's combinations) puts it t
 That one rule covers the usual kakuro deductions: a digit fixed in one cell leaves the
 run's other cells, a sum reachable only by some combinations narrows every cell to
 them, and a digit the run needs that only one cell can take is fixed there.  A cell
-whose domain changes wakes its other run.
+whose domain changes wakes its other runs: a kakuro cell lies in two runs, a killer
+sudoku cell in four (its row, column, box and cage) or more, and the engine takes any
+number.
 
 Level ``L`` of the stack branches on the cell with the smallest domain of two digits or
 more (the first in reading order among equals; the first with two digits is taken at
@@ -104,6 +106,7 @@ class KakuroEngine:
     rcells: cython.int[::1]
     cstart: cython.int[::1]
     combos: cython.int[::1]
+    cellstart: cython.int[::1]
     cellruns: cython.int[::1]
     queue: cython.int[::1]
     queued: cython.int[::1]
@@ -172,10 +175,12 @@ class KakuroEngine:
         self.rcells = _buffers.ints(rcells or [0], COMPILED)
         self.cstart = _buffers.ints(cstart, COMPILED)
         self.combos = _buffers.ints(combos or [0], COMPILED)
-        # Each cell's (at most two) runs; -1 for none.
-        self.cellruns = _buffers.ints(
-            [r for rs in cell_runs for r in [*rs, -1, -1][:2]] or [0], COMPILED
-        )
+        # Each cell's runs: cellruns[cellstart[c] .. cellstart[c + 1]).
+        starts = [0]
+        for rs in cell_runs:
+            starts.append(starts[len(starts) - 1] + len(rs))  # no [-1]: wraparound is off
+        self.cellstart = _buffers.ints(starts, COMPILED)
+        self.cellruns = _buffers.ints([r for rs in cell_runs for r in rs] or [0], COMPILED)
         self.dom = _buffers.zeros(n + 1, COMPILED)
         # Scratch for revising a run: its partial fillings by layer, and stamps.
         self.states = _buffers.zeros(512, COMPILED)
@@ -250,6 +255,7 @@ class KakuroEngine:
         rcells: cython.int[::1] = self.rcells
         cstart: cython.int[::1] = self.cstart
         combos: cython.int[::1] = self.combos
+        cellstart: cython.int[::1] = self.cellstart
         cellruns: cython.int[::1] = self.cellruns
         queue: cython.int[::1] = self.queue
         queued: cython.int[::1] = self.queued
@@ -343,9 +349,9 @@ class KakuroEngine:
                     tdom[trail] = dom[c]
                     trail += 1
                     dom[c] = support[j]
-                    for s in range(2):
-                        x = cellruns[2 * c + s]
-                        if x >= 0 and x != r and not queued[x]:
+                    for s in range(cellstart[c], cellstart[c + 1]):
+                        x = cellruns[s]
+                        if x != r and not queued[x]:
                             queued[x] = 1
                             queue[(head + count) % n_runs] = x
                             count += 1
@@ -423,6 +429,7 @@ class KakuroEngine:
         popcount: cython.int[::1] = self.popcount
         nth: cython.int[::1] = self.nth
         dom: cython.int[::1] = self.dom
+        cellstart: cython.int[::1] = self.cellstart
         cellruns: cython.int[::1] = self.cellruns
         queue: cython.int[::1] = self.queue
         queued: cython.int[::1] = self.queued
@@ -546,12 +553,11 @@ class KakuroEngine:
             else:
                 dom[c] = 1 << (nth[(maskat[level] & ~g) * 9 + ks[level] - 1] - 1)
             waiting = 0
-            for s in range(2):
-                x = cellruns[2 * c + s]
-                if x >= 0:
-                    queue[waiting] = x
-                    queued[x] = 1
-                    waiting += 1
+            for s in range(cellstart[c], cellstart[c + 1]):
+                x = cellruns[s]
+                queue[waiting] = x
+                queued[x] = 1
+                waiting += 1
             self.failed = not self.propagate(waiting)
             level += 1
             entering = True

@@ -30,6 +30,7 @@ from ..stream import Solutions
 
 if TYPE_CHECKING:
     from .generate import GeneratedSudoku, Rating
+    from .variants import Variant
 
 Grid = tuple[tuple[int, ...], ...]
 
@@ -55,23 +56,40 @@ class SolvedGrid(tuple[tuple[int, ...], ...]):
 
     box: tuple[int, int]
     givens: Grid | None
+    #: The rules of a variant (jigsaw regions, diagonals, cages), None for a classic grid.
+    rules: Variant | None
 
     def __new__(
         cls,
         rows: Sequence[Sequence[int]] = (),
         box: tuple[int, int] | None = None,
         givens: Grid | None = None,
+        rules: Variant | None = None,
     ) -> SolvedGrid:
         self = super().__new__(cls, (tuple(row) for row in rows))
-        if box is None:
+        if box is None and rules is None:
             box = box_shape(len(self)) if self else (0, 0)
-        self.box = box
+        self.box = box or (0, 0)
         self.givens = givens
+        self.rules = rules
         return self
 
     def svg(self, *, square: int = 40) -> str:
         """An SVG picture, givens in black and the rest in blue; see :func:`svg`."""
+        if self.rules is not None:
+            from ..render.svg import sudoku_variant
+
+            return sudoku_variant(self, self.rules, givens=self.givens, square=square)
         return svg(self, box=self.box, puzzle=self.givens, square=square)
+
+    def text(self) -> str:
+        """The grid as text: :func:`render`, or for a variant its region borders and
+        cages (:func:`.variants.render`)."""
+        if self.rules is not None:
+            from .variants import render as render_variant
+
+            return render_variant(self, self.rules)
+        return render(self, box=self.box)
 
     def _repr_svg_(self) -> str:
         """The picture, for Jupyter."""
@@ -233,20 +251,37 @@ def _box(box: object, n: int) -> tuple[int, int]:
 
 
 def solve(
-    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+    grid: str | Sequence[Sequence[int | None]],
+    *,
+    box: tuple[int, int] | None = None,
+    regions: str | Sequence[Sequence[object]] | None = None,
+    diagonals: bool = False,
+    cages: Sequence[tuple[int, Sequence[tuple[int, int]]]] | None = None,
 ) -> Solutions[SolvedGrid]:
     """Every solution of a sudoku grid, as tuples of rows of ints (:class:`SolvedGrid`,
     which also draws itself: ``svg()``, and a picture in Jupyter).
 
     ``box`` is (rows, columns) of a box; by default square, or 2x3 for 6x6 and so on.
-    The grid is checked when this is called: a wrong size, a symbol out of range or two
-    givens that clash raise :class:`SudokuError` naming the row and column.
+    Variants, in any combination (see :mod:`.variants`): ``regions``, a picture of
+    ``n`` rows of ``n`` labels, replaces the boxes by jigsaw regions; ``diagonals=True``
+    asks the two main diagonals to hold every value once (X-sudoku); ``cages``, a list
+    of ``(sum, [(row, col), ...])`` with rows and columns from 0, adds killer cages
+    (distinct values adding up to the sum).
+    The grid is checked when this is called: a wrong size, a symbol out of range, two
+    givens that clash, a region of the wrong size or in two pieces, overlapping cages or
+    a sum no cage of that size can make raise :class:`SudokuError` naming the place.
 
     >>> solve("." * 16).count()
     288
+    >>> solve("." * 16, diagonals=True).count()
+    48
     """
     rows = parse(grid)
     n = len(rows)
+    if regions is not None or diagonals is not False or cages is not None:
+        from .variants import solve_variant
+
+        return solve_variant(rows, box=box, regions=regions, diagonals=diagonals, cages=cages)
     problem = sudoku_problem(rows, box)
     cover = cast(DLXProblem, problem.problems[0] if isinstance(problem, Race) else problem)
     option_items = cover.option_items
