@@ -530,3 +530,14 @@ def test_cli_errors_are_one_line(
     assert status == 2
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_closed_tour_of_22x24_where_every_budgeted_try_runs_out() -> None:
+    # All eight move orders of the budgeted search run out on 22x24; the tour is then
+    # joined from blocks (it used to fall through to the complete search and not end).
+    from lazysearch.knights import solver
+
+    assert solver._budgeted_path(22, 24, 0, True) is None
+    found = knights.tour(22, 24, closed=True)
+    knights.verify(found, 22, 24, closed=True)
+    assert len(found) == 22 * 24
