@@ -16,6 +16,7 @@ from setuptools.command.build_ext import build_ext
 CORE = [
     "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
+    "lazysearch/exactcover/_machine.py",
     "lazysearch/exactcover/_mcc.py",
     "lazysearch/exactcover/_memo.py",
     "lazysearch/kakuro/_cdcl.py",
