@@ -111,3 +111,47 @@ def test_the_install_carries_the_machine_declarations() -> None:
     declarations = set((root / "lazysearch").rglob("*.pxd"))
     assert root / "lazysearch" / "exactcover" / "_machine.pxd" in declarations
     assert declarations <= shipped
+
+
+def load_setup(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """setup.py as a module, its ``setup()`` call made a no-op and nothing translated."""
+    import importlib.util
+
+    import setuptools
+
+    monkeypatch.setattr(setuptools, "setup", lambda **_kwargs: None)
+    monkeypatch.setenv("LAZYSEARCH_PURE", "1")
+    path = Path(__file__).resolve().parents[1] / "setup.py"
+    spec = importlib.util.spec_from_file_location("lazysearch_setup", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_setup_compiles_an_engine_only_over_a_compiled_machine(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A compiled engine over a plain-Python base cannot be imported, and would leave the
+    package unimportable: when the machine fails to compile, its engines stay plain."""
+    from setuptools import Distribution, Extension
+    from setuptools.command.build_ext import build_ext
+
+    setup = load_setup(monkeypatch)
+    core = [source[:-3].replace("/", ".") for source in setup.CORE]
+    for engine, base in setup.BASE.items():
+        assert core.index(base) < core.index(engine)  # built in this order
+    built = []
+
+    def build(self: Any, ext: Any) -> None:
+        if ext.name == "lazysearch.exactcover._machine":
+            raise RuntimeError("no compiler today")
+        built.append(ext.name)
+
+    monkeypatch.setattr(build_ext, "build_extension", build)
+    command = setup.OptionalBuildExt(Distribution())
+    monkeypatch.setattr(command, "no_debug_flags", lambda: ([], []))
+    for name in core:
+        command.build_extension(Extension(name, [name.replace(".", "/") + ".c"]))
+    assert built == [name for name in core if name not in setup.BASE and "_machine" not in name]
+    assert "lazysearch.exactcover._dlx not compiled" in capsys.readouterr().err
