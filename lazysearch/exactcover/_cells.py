@@ -57,7 +57,6 @@ class CellsEngine(Machine):
     loc: cython.int[::1]
     seg: cython.int[::1]
     size: cython.int[::1]
-    full: cython.int[::1]
     ilist: cython.int[::1]
     ipos: cython.int[::1]
     trail: cython.int[::1]
@@ -117,8 +116,9 @@ class CellsEngine(Machine):
         self.cells = _buffers.ints(cells, COMPILED)
         self.loc = _buffers.ints(loc, COMPILED)
         self.seg = _buffers.ints(seg, COMPILED)
-        self.full = _buffers.ints([*counts, 0], COMPILED)
-        self.size = _buffers.ints([*counts, 0], COMPILED)
+        size = _buffers.ints([*counts, 0], COMPILED)
+        self.size = size
+        self._keep([size])  # every segment whole
         # ilist holds item numbers; primary items in [0, primary), secondary after.
         self.ilist = _buffers.ints(list(range(1, n + 1)) or [0], COMPILED)
         self.ipos = _buffers.ints([0, *range(n)], COMPILED)
@@ -136,13 +136,10 @@ class CellsEngine(Machine):
 
     def restart(self) -> None:
         """Go back to the root: every segment whole, every item to cover."""
-        i: cython.Py_ssize_t
-        for i in range(len(self.size)):
-            self.size[i] = self.full[i]
+        Machine.restart(self)
         self.pact = self.n_primary
         self.sact = self.n_items - self.n_primary
         self.ttop = 0
-        self._root()
 
     @cython.cfunc
     @cython.boundscheck(False)

@@ -142,7 +142,6 @@ class DLXEngine(Machine):
     alt: cython.int[::1]
     score: cython.int[::1]
     base: cython.int[::1]
-    _pristine: object
 
     plain: cython.bint
     lcv_power: cython.int
@@ -181,7 +180,7 @@ class DLXEngine(Machine):
         self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.score = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
-        self._pristine = tuple(b[:] for b in buffers[1:])  # all but ``top``, which never changes
+        self._keep(buffers[1:])  # all but ``top``, which never changes
 
     def _build(
         self,
@@ -204,20 +203,6 @@ class DLXEngine(Machine):
             option_items,
             option_colors,
         )
-
-    def restart(self) -> None:
-        """Go back to the root with the links as they were built."""
-        ulink, dlink, color, length, llink, rlink = self._pristine
-        i: cython.Py_ssize_t
-        for i in range(len(ulink)):
-            self.ulink[i] = ulink[i]
-            self.dlink[i] = dlink[i]
-            self.color[i] = color[i]
-        for i in range(len(length)):
-            self.length[i] = length[i]
-            self.llink[i] = llink[i]
-            self.rlink[i] = rlink[i]
-        self._root()
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children."""

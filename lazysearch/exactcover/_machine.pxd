@@ -18,3 +18,4 @@ cdef class Machine:
     cdef bint bad_replay
     cdef public long long nodes
     cdef public long long solutions
+    cdef object _kept

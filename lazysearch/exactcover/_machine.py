@@ -55,13 +55,25 @@ class Machine:
         self.k = _buffers.zeros(depth, COMPILED)
         self.d = _buffers.zeros(depth, COMPILED)
         self.replay_k = _buffers.zeros(depth, COMPILED)
+        self._kept = []
         self._root()
         self.nodes = 0
         self.solutions = 0
 
+    def _keep(self, buffers: list[object]) -> None:
+        """Have :meth:`restart` put ``buffers`` back as they are now: the engine's data
+        that its search changes, as built (the buffers as allocated, arrays or lists:
+        a memoryview's copy would share them)."""
+        self._kept = [(live, live[:]) for live in buffers]
+
+    def restart(self) -> None:
+        """Go back to the root with the data kept by :meth:`_keep` as it was built."""
+        for live, built in self._kept:
+            live[:] = built
+        self._root()
+
     def _root(self) -> None:
-        """The stack empty, at the root, nothing being replayed (an engine's
-        ``restart()`` calls this after putting its own data back)."""
+        """The stack empty, at the root, nothing being replayed."""
         self.level = 0
         self.floor = 0
         self.state = ENTER

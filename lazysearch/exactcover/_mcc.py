@@ -118,8 +118,6 @@ class MCCEngine(Machine):
     ocost: cython.longlong[::1]
     ft: cython.int[::1]
     acc: cython.longlong[::1]
-    _pristine: object
-    _bounds: object
 
     cost_lo = cython.declare(cython.longlong, visibility="public")
     cost_hi = cython.declare(cython.longlong, visibility="public")
@@ -174,7 +172,6 @@ class MCCEngine(Machine):
             if self.option_of[p] >= 0:
                 self.option_of[p] = order[self.option_of[p]]
         bound = _buffers.ints([0, *upper] + [0] * (secondary + 1), COMPILED)
-        self._bounds = bound[:]  # a copy of the buffer (a memoryview's [:] would share it)
         self.bound = bound
         self.slack = _buffers.ints(
             [0] + [v - u for u, v in zip(lower, upper, strict=True)] + [0] * (secondary + 1),
@@ -184,24 +181,9 @@ class MCCEngine(Machine):
         self.priced = any(costs)
         self.ft = _buffers.zeros(depth, COMPILED)
         self.acc = _longs([0] * (depth + 1))
-        self._pristine = tuple(b[:] for b in buffers[1:])
+        self._keep([*buffers[1:], bound])
         self.cost_lo = cost_lo
         self.cost_hi = cost_hi
-
-    def restart(self) -> None:
-        """Go back to the root with the links as they were built."""
-        ulink, dlink, color, length, llink, rlink = self._pristine
-        i: cython.Py_ssize_t
-        for i in range(len(ulink)):
-            self.ulink[i] = ulink[i]
-            self.dlink[i] = dlink[i]
-            self.color[i] = color[i]
-        for i in range(len(length)):
-            self.length[i] = length[i]
-            self.llink[i] = llink[i]
-            self.rlink[i] = rlink[i]
-            self.bound[i] = self._bounds[i]
-        self._root()
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children
