@@ -14,6 +14,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 CORE = [
+    "lazysearch/exactcover/_machine.py",  # first: the base of the three after it
     "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/exactcover/_mcc.py",
@@ -26,6 +27,15 @@ CORE = [
     "lazysearch/puzzles/_units.py",
 ]
 
+#: The engines whose compiled classes subclass a compiled base (they cimport it), and that
+#: base: an engine is compiled only if its base was (a compiled engine cannot import over
+#: a plain-Python base, and would leave the whole package unimportable).
+BASE = {
+    "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
+    "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
+    "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
+}
+
 
 #: Flags that leave the debug information out of the extensions (the build's CFLAGS often
 #: carry -g: 1.9 MB per module instead of 0.3 MB), each used where the compiler takes it.
@@ -37,6 +47,7 @@ class OptionalBuildExt(build_ext):
     """Compile what can be compiled; warn, and keep going, for what cannot."""
 
     _flags: tuple[list[str], list[str]] | None = None
+    _not_built: set[str] | None = None
 
     def run(self) -> None:
         try:
@@ -82,12 +93,23 @@ class OptionalBuildExt(build_ext):
         return self._flags
 
     def build_extension(self, ext) -> None:
+        if self._not_built is None:
+            self._not_built = set()
+        base = BASE.get(ext.name)
+        if base in self._not_built:
+            self._not_built.add(ext.name)
+            print(
+                f"lazysearch: {ext.name} not compiled ({base} was not); using plain Python",
+                file=sys.stderr,
+            )
+            return
         try:
             compile_flags, link_flags = self.no_debug_flags()
             ext.extra_compile_args = [*ext.extra_compile_args, *compile_flags]
             ext.extra_link_args = [*ext.extra_link_args, *link_flags]
             super().build_extension(ext)
         except Exception as exc:
+            self._not_built.add(ext.name)
             print(
                 f"lazysearch: {ext.name} not compiled ({exc}); using plain Python", file=sys.stderr
             )
@@ -102,6 +124,10 @@ def extensions() -> list:
         return []
     modules = []
     for source in CORE:  # one at a time, so that one that fails does not stop the rest
+        base = BASE.get(source[:-3].replace("/", "."))
+        if base is not None and base not in [m.name for m in modules]:
+            print(f"lazysearch: {source} not translated ({base} was not)", file=sys.stderr)
+            continue
         try:
             modules += cythonize(
                 [source],

@@ -44,6 +44,7 @@ __version__ = "0.1.0"
 _ENGINES = (
     "lazysearch.exactcover._cells",
     "lazysearch.exactcover._dlx",
+    "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc",
     "lazysearch.exactcover._memo",
     "lazysearch.kakuro._cdcl",

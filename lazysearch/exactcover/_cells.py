@@ -31,19 +31,19 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
-# Engine states and leaf kinds: the values of :mod:`._dlx`.
-ENTER = 0
-LEAF = 1
-DONE = 2
-SOLUTION = 1
-CUT = 2
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
 
 
 @cython.cclass
-class CellsEngine:
+class CellsEngine(Machine):
     """The dancing-cells machine for one exact-cover problem (items and options as ints).
 
     Takes the arguments of :class:`._dlx.DLXEngine` without its ``least_constraining``.
@@ -57,36 +57,20 @@ class CellsEngine:
     loc: cython.int[::1]
     seg: cython.int[::1]
     size: cython.int[::1]
-    full: cython.int[::1]
     ilist: cython.int[::1]
     ipos: cython.int[::1]
     trail: cython.int[::1]
-    x: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
     tbase: cython.int[::1]
     ibase: cython.int[::1]
     pkept: cython.int[::1]
     skept: cython.int[::1]
-    replay_k: cython.int[::1]
     alt: cython.int[::1]
     base: cython.int[::1]
 
-    n_primary = cython.declare(cython.int, visibility="public")
-    n_items: cython.int
     pact: cython.int
     sact: cython.int
     ttop: cython.int
     pick: cython.int
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    leaf_kind = cython.declare(cython.int, visibility="public")
-    bad_replay: cython.bint
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -96,8 +80,8 @@ class CellsEngine:
         option_colors: Sequence[Sequence[int]],
     ) -> None:
         n: int = primary + secondary
-        self.n_primary = primary
-        self.n_items = n
+        depth = primary + 1
+        self._allocate(primary, n, depth)
         # Nodes, option by option: node w is item itm[w] of option opt[w], whose nodes
         # are ostart[opt[w]] .. ostart[opt[w] + 1] - 1.
         itm: list[int] = []
@@ -132,70 +116,30 @@ class CellsEngine:
         self.cells = _buffers.ints(cells, COMPILED)
         self.loc = _buffers.ints(loc, COMPILED)
         self.seg = _buffers.ints(seg, COMPILED)
-        self.full = _buffers.ints([*counts, 0], COMPILED)
-        self.size = _buffers.ints([*counts, 0], COMPILED)
+        size = _buffers.ints([*counts, 0], COMPILED)
+        self.size = size
+        self._keep([size])  # every segment whole
         # ilist holds item numbers; primary items in [0, primary), secondary after.
         self.ilist = _buffers.ints(list(range(1, n + 1)) or [0], COMPILED)
         self.ipos = _buffers.ints([0, *range(n)], COMPILED)
         # Each node leaves its item's segment at most once on a path: one trail entry.
         self.trail = _buffers.zeros(m + 1, COMPILED)
-        depth = primary + 1
-        self.x = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
         self.tbase = _buffers.zeros(depth, COMPILED)
         self.ibase = _buffers.zeros(depth, COMPILED)
         self.pkept = _buffers.zeros(depth, COMPILED)
         self.skept = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
         # Level t tries the options in alt[base[t] : base[t + 1]]; an option sits in at
         # most one level's list on the stack, so one entry per option is enough.
         self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
         self.restart()
-        self.nodes = 0
-        self.solutions = 0
 
     def restart(self) -> None:
         """Go back to the root: every segment whole, every item to cover."""
-        i: cython.Py_ssize_t
-        for i in range(len(self.size)):
-            self.size[i] = self.full[i]
+        Machine.restart(self)
         self.pact = self.n_primary
         self.sact = self.n_items - self.n_primary
         self.ttop = 0
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.cut_depth = len(self.x) + 1
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
-
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
-
-        Returns False when a choice does not exist (an index out of range, or a leaf
-        reached too early); the engine must then be ``restart()``-ed before further use.
-        """
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) >= len(self.x):
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
 
     @cython.cfunc
     @cython.boundscheck(False)
@@ -233,12 +177,6 @@ class CellsEngine:
         if self.pact == 0:
             return -1
         return int(self._choose(self.pact))
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def solution(self) -> tuple[int, ...]:
         """The options (0-based, ascending) of the partial solution on the stack."""

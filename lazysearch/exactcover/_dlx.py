@@ -38,17 +38,15 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
-# Engine states.
-ENTER = 0  # about to enter the node at ``level`` (nothing done there yet)
-LEAF = 1  # the node at ``level`` was just reported; next step backs up
-DONE = 2  # the whole (sub)tree has been walked
-
-# What ``_run`` reports for the leaf it stopped at.
-SOLUTION = 1
-CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
 
 
 @cython.boundscheck(False)
@@ -123,7 +121,7 @@ def build_links(
 
 
 @cython.cclass
-class DLXEngine:
+class DLXEngine(Machine):
     """The dancing-links machine for one exact-cover problem (items and options as ints).
 
     ``primary`` and ``secondary`` count the items; ``option_items[j]`` lists the items of
@@ -141,28 +139,12 @@ class DLXEngine:
     llink: cython.int[::1]
     rlink: cython.int[::1]
     option_of: cython.int[::1]
-    x: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
-    replay_k: cython.int[::1]
     alt: cython.int[::1]
     score: cython.int[::1]
     base: cython.int[::1]
-    _pristine: object
 
-    n_primary = cython.declare(cython.int, visibility="public")
-    n_items: cython.int
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    leaf_kind = cython.declare(cython.int, visibility="public")
-    bad_replay: cython.bint
     plain: cython.bint
     lcv_power: cython.int
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -174,8 +156,8 @@ class DLXEngine:
     ) -> None:
         n: cython.int = primary + secondary
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
-        self.n_primary = primary
-        self.n_items = n
+        depth = primary + 1
+        self._allocate(primary, n, depth)
         buffers = [_buffers.zeros(m, COMPILED) for _ in range(4)] + [
             _buffers.zeros(n + 2, COMPILED) for _ in range(3)
         ]
@@ -185,11 +167,6 @@ class DLXEngine:
         # Without colours no node is ever purified (``color`` stays 0), so hide/unhide may
         # skip reading it: one memory load less per node moved, about 8% of the time.
         self.plain = not any(any(c) for c in option_colors)
-        depth = primary + 1
-        self.x = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
         # Least constraining first: the options of a branching item are tried in the
         # order of the sum of the lengths of their other items to the power p, least
         # first, ties in list order.  (ExactCover uses squares: on the 25x25 sudoku
@@ -203,16 +180,7 @@ class DLXEngine:
         self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.score = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
-        self._pristine = tuple(b[:] for b in buffers[1:])  # all but ``top``, which never changes
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.cut_depth = depth + 1
-        self.replay_end = 0
-        self.leaf_kind = 0
-        self.bad_replay = False
-        self.nodes = 0
-        self.solutions = 0
+        self._keep(buffers[1:])  # all but ``top``, which never changes
 
     def _build(
         self,
@@ -236,50 +204,6 @@ class DLXEngine:
             option_colors,
         )
 
-    def restart(self) -> None:
-        """Go back to the root with the links as they were built."""
-        ulink, dlink, color, length, llink, rlink = self._pristine
-        i: cython.Py_ssize_t
-        for i in range(len(ulink)):
-            self.ulink[i] = ulink[i]
-            self.dlink[i] = dlink[i]
-            self.color[i] = color[i]
-        for i in range(len(length)):
-            self.length[i] = length[i]
-            self.llink[i] = llink[i]
-            self.rlink[i] = rlink[i]
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
-
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
-
-        Returns False when a choice does not exist (an index out of range, or a leaf
-        reached too early); the engine must then be ``restart()``-ed before further use.
-        """
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) >= len(self.x):
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
-
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children."""
         if self.rlink[0] == 0:
@@ -293,12 +217,6 @@ class DLXEngine:
                     break  # the same rule as C3 in run()
             p = self.rlink[p]
         return best
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def solution(self) -> tuple[int, ...]:
         """The options (0-based, ascending) of the partial solution on the stack."""

@@ -35,15 +35,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from lazysearch import _buffers, _native
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
-ENTER = 0
-LEAF = 1
-DONE = 2
-
-SOLUTION = 1
-CUT = 2
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
 
 #: A cost bound meaning "none" (costs are checked to stay far below it).
 NO_LIMIT = (1 << 62) - 1
@@ -98,7 +98,7 @@ def _longs(values: list[int]) -> object:
 
 
 @cython.cclass
-class MCCEngine:
+class MCCEngine(Machine):
     """The Algorithm M machine for one problem (items and options as ints).
 
     ``lower[i]``/``upper[i]`` are the bounds of primary item ``i + 1``; ``costs[j]`` the
@@ -116,29 +116,12 @@ class MCCEngine:
     bound: cython.int[::1]
     slack: cython.int[::1]
     ocost: cython.longlong[::1]
-    x: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
     ft: cython.int[::1]
     acc: cython.longlong[::1]
-    replay_k: cython.int[::1]
-    _pristine: object
-    _bounds: object
 
-    n_primary = cython.declare(cython.int, visibility="public")
-    n_items: cython.int
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    leaf_kind = cython.declare(cython.int, visibility="public")
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
     cost_lo = cython.declare(cython.longlong, visibility="public")
     cost_hi = cython.declare(cython.longlong, visibility="public")
     tax_total: cython.longlong
-    replay_end: cython.int
-    bad_replay: cython.bint
     priced: cython.bint
 
     def __init__(
@@ -161,8 +144,10 @@ class MCCEngine:
         net, self.tax_total = _net_costs(primary, option_items, lower, upper, costs)
         order.sort(key=net.__getitem__)  # stable: the seed's order among equal costs
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
-        self.n_primary = primary
-        self.n_items = n
+        # Each level chooses an option or the null move of an item; every option adds
+        # at least one to a primary item's count, every null move retires an item.
+        depth = min(sum(upper), len(option_items) + primary) + 1
+        self._allocate(primary, n, depth)
         buffers = [_buffers.zeros(m, COMPILED) for _ in range(4)] + [
             _buffers.zeros(n + 2, COMPILED) for _ in range(3)
         ]
@@ -187,7 +172,6 @@ class MCCEngine:
             if self.option_of[p] >= 0:
                 self.option_of[p] = order[self.option_of[p]]
         bound = _buffers.ints([0, *upper] + [0] * (secondary + 1), COMPILED)
-        self._bounds = bound[:]  # a copy of the buffer (a memoryview's [:] would share it)
         self.bound = bound
         self.slack = _buffers.ints(
             [0] + [v - u for u, v in zip(lower, upper, strict=True)] + [0] * (secondary + 1),
@@ -195,71 +179,11 @@ class MCCEngine:
         )
         self.ocost = _longs([*net, 0])
         self.priced = any(costs)
-        # Each level chooses an option or the null move of an item; every option adds
-        # at least one to a primary item's count, every null move retires an item.
-        depth = min(sum(upper), len(option_items) + primary) + 1
-        self.x = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
         self.ft = _buffers.zeros(depth, COMPILED)
         self.acc = _longs([0] * (depth + 1))
-        self.replay_k = _buffers.zeros(depth, COMPILED)
-        self._pristine = tuple(b[:] for b in buffers[1:])
+        self._keep([*buffers[1:], bound])
         self.cost_lo = cost_lo
         self.cost_hi = cost_hi
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.cut_depth = depth + 1
-        self.replay_end = 0
-        self.leaf_kind = 0
-        self.bad_replay = False
-        self.nodes = 0
-        self.solutions = 0
-
-    def restart(self) -> None:
-        """Go back to the root with the links as they were built."""
-        ulink, dlink, color, length, llink, rlink = self._pristine
-        i: cython.Py_ssize_t
-        for i in range(len(ulink)):
-            self.ulink[i] = ulink[i]
-            self.dlink[i] = dlink[i]
-            self.color[i] = color[i]
-        for i in range(len(length)):
-            self.length[i] = length[i]
-            self.llink[i] = llink[i]
-            self.rlink[i] = rlink[i]
-            self.bound[i] = self._bounds[i]
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
-
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...;
-        False when a choice does not exist (then ``restart()`` before further use)."""
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) >= len(self.x):
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        saved_solutions = self.solutions
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        self.solutions = saved_solutions
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children
@@ -292,12 +216,6 @@ class MCCEngine:
                 lb = max(lb, self.ocost[self.option_of[self.dlink[p]]])
             p = self.rlink[p]
         return best, i, lb
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def solution(self) -> tuple[int, ...]:
         """The options (0-based, ascending) of the partial solution on the stack."""
