@@ -162,7 +162,12 @@ def test_solid_pentominoes_in_a_box() -> None:
 @pytest.mark.parametrize(
     ("rows", "cols", "classes"),
     [
-        (4, 9, 74),
+        pytest.param(
+            4,
+            9,
+            74,
+            marks=pytest.mark.skipif(not lazysearch.compiled(), reason="30 s as plain Python"),
+        ),
         pytest.param(
             6,
             6,
@@ -350,7 +355,7 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["polycube", "soma", "--count", "--distinct"]) == 0
     assert capsys.readouterr().out == "240\n"
-    if lazysearch.compiled():  # 30 s as plain Python (test_hexiamond_parallelograms has it)
+    if lazysearch.compiled():  # 30 s as plain Python
         assert main(["polyiamond", "hexiamonds", "--board", "4x9", "--count", "--distinct"]) == 0
         assert capsys.readouterr().out == "74\n"
     cmd = ["polycube", "solid-pentominoes", "--board", "2x3x10", "--limit", "1", "-q"]

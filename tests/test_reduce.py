@@ -8,7 +8,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 
-from lazysearch import ExactCover, exact_cover
+from lazysearch import ExactCover, compiled, exact_cover
 from lazysearch.exactcover import verify
 from lazysearch.exactcover.reduce import Renumber, reduce_problem
 from lazysearch.puzzles import langford_problem, queens_problem
@@ -94,6 +94,7 @@ def test_langford_counts_the_same_reduced() -> None:
     )
 
 
+@pytest.mark.skipif(not compiled(), reason="20 s as plain Python (the searches, not reduce)")
 def test_pentominoes_on_3x20_keep_their_tilings_reduced() -> None:
     problem = tiling_problem(rectangle(3, 20), PENTOMINOES)
     plain = exact_cover(list(problem.options), primary=list(problem.primary))
