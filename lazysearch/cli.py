@@ -434,7 +434,8 @@ def build_parser() -> argparse.ArgumentParser:
         "generate",
         help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
         epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
-        "seed and rating on a '#' line before it; a kakuro's on stderr). Puzzle i of "
+        "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON for "
+        "a kakuro (one object, or an array of them with --count). Puzzle i of "
         "--count is made from seed S + i - 1.",
     )
     generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
@@ -1608,15 +1609,23 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.isatty() if args.progress is None else bool(args.progress)
     )
     bar = longrun_bar(f"lazysearch generate {args.puzzle}: ") if show_bar else None
+    # Several kakuro in JSON make one array, a puzzle a line: the kakuro reader takes
+    # an array of puzzles, not lines of objects.
+    array = args.puzzle == "kakuro" and args.format == "json" and args.number > 1
     try:
         for i in range(args.number):
             seed = None if args.first_seed is None else args.first_seed + i
             if args.puzzle == "sudoku":
                 out.write(_generated_sudoku(args, seed, json))
             else:
-                out.write(_generated_kakuro(args, seed, json))
+                text = _generated_kakuro(args, seed, json)
+                if array:
+                    text = ("[" if i == 0 else ",") + text
+                out.write(text)
             if bar is not None:
                 bar.update(1 / args.number)
+        if array:
+            out.write("]\n")
     finally:
         if bar is not None:
             bar.close()
@@ -1663,7 +1672,14 @@ def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> 
     if args.format == "svg":
         return kakuro_svg(p)
     if args.format == "json":
-        fields = {"puzzle": json.loads(kakuro.write_json(p)), "rating": r._asdict(), "seed": p.seed}
+        # The reader's own object (rows, cols, runs), with what made it beside: the
+        # reader passes over keys it does not know.
+        fields = {
+            **json.loads(kakuro.write_json(p)),
+            "seed": p.seed,
+            "rating": r._asdict(),
+            "solution": p.solution.grid(),
+        }
         line: str = json.dumps(fields, separators=(",", ":"))
         return line + "\n"
     return kakuro.write_grid(p) + "\n"
