@@ -119,6 +119,44 @@ def test_ratings_grow_with_the_search_a_puzzle_needs() -> None:
     assert hard == p.rating and hard.nodes > easy.nodes and hard.score > easy.score
 
 
+def tree_by_replay(puzzle: Puzzle) -> tuple[int, int, int]:
+    """Nodes, fillings and dead ends of the engine's tree, each node reached afresh by
+    ``replay`` from the root and asked its ``branching()`` (not how :func:`rate` walks)."""
+    from lazysearch import _native
+    from lazysearch.kakuro.solver import problem
+
+    engine_problem, _ = problem(puzzle)
+    module = _native.load("lazysearch.kakuro._engine")
+    engine = module.KakuroEngine(engine_problem.n, engine_problem.runs)
+    nodes = fillings = dead_ends = 0
+    stack: list[list[int]] = [[]]
+    while stack:
+        ks = stack.pop()
+        engine.restart()
+        assert engine.replay(ks)
+        b = engine.branching()
+        nodes += 1
+        if b < 0:
+            fillings += 1
+        elif b == 0:
+            dead_ends += 1
+        stack.extend([*ks, k] for k in range(b))
+    return nodes, fillings, dead_ends
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(10, 10, 0), (9, 9, 4), (12, 12, 3)])
+def test_dead_ends_are_counted(rows: int, cols: int, seed: int) -> None:
+    p = kakuro.generate(rows, cols, seed=seed)
+    nodes, fillings, dead_ends = tree_by_replay(p)
+    assert fillings == 1
+    assert (p.rating.nodes, p.rating.dead_ends) == (nodes, dead_ends)
+    assert kakuro.rate(p) == p.rating
+
+
+def test_easy_puzzles_have_no_dead_end() -> None:
+    assert kakuro.rate(kakuro.loads(EASY)[0]).dead_ends == 0
+
+
 def test_rating_refuses_a_puzzle_with_two_fillings() -> None:
     two = kakuro.loads("\\  3\\ 3\\\n\\3  _   _\n\\3  _   _\n")[0]
     with pytest.raises(KakuroError, match="two or more"):

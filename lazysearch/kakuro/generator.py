@@ -23,7 +23,7 @@ from typing import Any
 from .. import _native
 from ..errors import brief
 from ..puzzles.generate import Rating, rating
-from ._engine import COMBOS
+from ._engine import COMBOS, DONE
 from .puzzle import Cell, KakuroError, Puzzle
 from .solver import Filling, problem
 
@@ -101,13 +101,13 @@ def generate(
             continue
         made = repair(rows, cols, white, digits, rng, module)
         if made is not None:
-            puzzle, nodes = made
+            puzzle, nodes, dead_ends = made
             break
     out = GeneratedKakuro(
         rows, cols, white=puzzle.white, across=puzzle.across, down=puzzle.down, name=""
     )
     out.solution = Filling(out, dict(sorted(digits.items())))
-    out.rating = rating(nodes, None)
+    out.rating = rating(nodes, dead_ends)
     out.seed = seed
     return out
 
@@ -251,9 +251,9 @@ def repair(
     digits: dict[Cell, int],
     rng: random.Random,
     module: Any,
-) -> tuple[Puzzle, int] | None:
+) -> tuple[Puzzle, int, int] | None:
     """Change ``digits`` (and ``white``) in place until the sums have one filling; the
-    puzzle and the nodes of the search that proved it, or None after
+    puzzle and the nodes and dead ends of the search that proved it, or None after
     :data:`MAX_REPAIRS` changes."""
     shape: tuple[list[Cell], list[list[int]]] | None = None
     for _ in range(MAX_REPAIRS):
@@ -270,7 +270,10 @@ def repair(
         engine = module.KakuroEngine(len(cells), engine_runs, guide)
         found = engine.run(2, SEARCH_NODES)
         if found == 1 and engine.state == module.DONE:
-            return build(rows, cols, white, digits), engine.nodes
+            # The proof again a node at a time, for its dead ends (the same tree).
+            engine = module.KakuroEngine(len(cells), engine_runs, guide)
+            _, dead_ends = walk(engine, 2)
+            return build(rows, cols, white, digits), engine.nodes, dead_ends
         if found < 2:
             if change(white, digits, cells, rng):
                 shape = None
@@ -339,10 +342,32 @@ def _down(white: set[Cell], cell: Cell) -> set[Cell]:
     return {(r + k, c) for k in range(-up, below + 1)}
 
 
+def walk(engine: Any, limit: int) -> tuple[int, int]:
+    """Walk ``engine``'s tree a node at a time until ``limit`` fillings are found or the
+    tree ends: the fillings found and the dead ends met (nodes where propagation failed).
+
+    The engine does not count dead ends, but it says its ``level``: a node entered at
+    level L with children leaves the walk at L + 1; a leaf (a filling or a dead end)
+    leaves it at L or above.  So a one-node step that does not go deeper and finds no
+    filling entered a dead end.  Notes: one call into the engine a node.
+    """
+    found = dead_ends = 0
+    done = engine.state == DONE
+    while not done and found < limit:
+        level, solutions = engine.level, engine.solutions
+        engine.run(0, 1)
+        done = engine.state == DONE
+        if engine.solutions > solutions:
+            found += engine.solutions - solutions
+        elif done or engine.level <= level:
+            dead_ends += 1
+    return found, dead_ends
+
+
 def rate(puzzle: Puzzle) -> Rating:
     """The :class:`~lazysearch.puzzles.generate.Rating` of a kakuro with exactly one
     filling: the nodes of the engine's tree (run arc consistency at every node) that
-    proves it; ``dead_ends`` is None (the engine does not count them).
+    proves it, and its dead ends (see :func:`walk`).
 
     Raises
     ------
@@ -352,8 +377,8 @@ def rate(puzzle: Puzzle) -> Rating:
     engine_problem, _ = problem(puzzle)
     module = _native.load("lazysearch.kakuro._engine")
     engine = module.KakuroEngine(engine_problem.n, engine_problem.runs, engine_problem.order())
-    found = engine.run(2, 0)
+    found, dead_ends = walk(engine, 2)
     if found != 1:
         many = "none" if not found else "two or more"
         raise KakuroError(f"a rating is for a puzzle with one filling; this one has {many}")
-    return rating(engine.nodes, None)
+    return rating(engine.nodes, dead_ends)
