@@ -17,7 +17,12 @@ order of a rank table (smallest rank first: by default the digit order; the gene
 pass a random one to fill a blank grid at random); or, when some digit has fewer places
 left in a unit than that cell has digits, on those places (as exact cover's smallest item
 would: on sparse 16x16 grids this cut the proofs of uniqueness from 24 s to 1.2 s a
-puzzle).
+puzzle).  When a digit is avoided in a cell (a clue's proof), the cell chosen among
+those with the fewest digits is the nearest to it (rows plus columns apart, on grids
+numbered row by row): the contradiction lies around the clue, and a choice far from it
+only doubles the tree.  The clue proofs of two 16x16 puzzles took 24,826 nodes instead
+of 43,917; of 44 clue proofs of a sparse 25x25 puzzle, 34 ended within 20,000 nodes
+instead of 11.
 
 Every level keeps its own copy of the masks (``n * n`` 64-bit words), so backing up is
 only a step down the stack; nothing is allocated per node.  ``nodes`` counts the nodes
@@ -63,6 +68,7 @@ class UnitsEngine:
     untried: cython.longlong[::1]
     digitat: cython.int[::1]
     first: cython.int[::1]
+    near: cython.int[::1]
 
     n: cython.int
     cells: cython.int
@@ -122,6 +128,7 @@ class UnitsEngine:
         self.untried = _buffers.zeros64(cells + 2, COMPILED)
         self.digitat = _buffers.zeros(cells + 2, COMPILED)
         self.first = _buffers.zeros(cells, COMPILED)
+        self.near = _buffers.zeros(cells, COMPILED)
         self.nodes = 0
         self.dead_ends = 0
 
@@ -292,10 +299,13 @@ class UnitsEngine:
         n: cython.int = self.n
         cells: cython.int = self.cells
         digitat: cython.int[::1] = self.digitat
+        near: cython.int[::1] = self.near
         placed: cython.longlong = PLACED
         unit_cells: cython.int[::1] = self.unit_cells
         n_units: cython.int = self.n_units
         lim: cython.longlong = limit
+        key: cython.int
+        best_key: cython.int
         stop_at: cython.longlong = budget if budget > 0 else -1
         nodes: cython.longlong = 0
         dead: cython.longlong = 0
@@ -323,8 +333,16 @@ class UnitsEngine:
             if not 0 <= g <= n:
                 raise ValueError(f"cell {c}: {g} is not a digit 1..{n} or 0")
             masks[c] = full if g == 0 else cython.cast(cython.longlong, 1) << (g - 1)
-        if 0 <= avoid_cell < cells and 1 <= avoid_digit <= n:
+        focused: cython.bint = 0 <= avoid_cell < cells and 1 <= avoid_digit <= n
+        if focused:
             masks[avoid_cell] &= ~(cython.cast(cython.longlong, 1) << (avoid_digit - 1))
+            # Branch near the avoided digit: the contradiction that proves a clue is
+            # not needed lies around it, and a choice far away only doubles the tree.
+            for c in range(cells):
+                if cells == n * n:
+                    near[c] = abs(c // n - avoid_cell // n) + abs(c % n - avoid_cell % n)
+                else:
+                    near[c] = 0
         while True:
             if entering:
                 # Enter the node at this level: propagate, then a leaf or a branch.
@@ -335,6 +353,7 @@ class UnitsEngine:
                 else:
                     best = -1
                     least = n + 1
+                    best_key = 1 << 30
                     for c in range(cells):
                         v = masks[base + c] & full
                         if masks[base + c] & placed or not v & (v - 1):
@@ -343,7 +362,13 @@ class UnitsEngine:
                         while v:
                             v &= v - 1
                             size += 1
-                        if size < least:
+                        if focused:
+                            key = size * 4096 + near[c]
+                            if key < best_key:
+                                best_key = key
+                                least = size
+                                best = c
+                        elif size < least:
                             least = size
                             best = c
                             if size == 2:
