@@ -197,8 +197,8 @@ def generate(
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
         runs past it stays, so the puzzle is still unique, but may not be minimal: the
-        result's ``minimal`` then says False.  Sparse 25x25 grids need it (500 nodes:
-        about 10 s a puzzle, docs/generate.md); 9x9 and 16x16 grids do not.
+        result's ``minimal`` then says False.  Sparse 25x25 grids need it (200 nodes:
+        a few seconds a puzzle, docs/generate.md); 9x9 and 16x16 grids do not.
 
     Raises
     ------
