@@ -434,8 +434,8 @@ def build_parser() -> argparse.ArgumentParser:
         "generate",
         help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
         epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
-        "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON for "
-        "a kakuro (one object, or an array of them with --count). Puzzle i of "
+        "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON (a "
+        "sudoku a line; a kakuro one object, or an array of them with --count). Puzzle i of "
         "--count is made from seed S + i - 1.",
     )
     generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
@@ -1539,13 +1539,17 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
     from .puzzles import sudoku
 
     text, source = _read_source(args.file, "sudoku")
-    puzzles = sudoku.numbered_lines(text, source=source)
+    boxes: dict[int, tuple[int, int]] = {}
+    if text.lstrip().startswith("{"):  # lines of 'generate sudoku --format json'
+        puzzles, boxes = _generated_sudoku_lines(text, source)
+    else:
+        puzzles = sudoku.numbered_lines(text, source=source)
     _several(args, len(puzzles), source)
     status = EXIT_OK
     for number, (line, puzzle) in enumerate(puzzles, start=1):
         tag = _puzzle_tag(number, len(puzzles))
         try:
-            stream = sudoku.solve(puzzle)
+            stream = sudoku.solve(puzzle, box=boxes.get(line))
         except sudoku.SudokuError as exc:
             raise CliError(f"{source}:{line}: {exc}") from None
 
@@ -1654,6 +1658,34 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
         f"# seed {p.seed}: {p.clues} clues, rating {r.score} ({r.level}, {r.nodes} nodes)"
         f"{'' if p.minimal else ', minimality not proved'}\n{p}\n"
     )
+
+
+def _generated_sudoku_lines(
+    text: str, source: str
+) -> tuple[list[tuple[int, str]], dict[int, tuple[int, int]]]:
+    """The puzzles of ``generate sudoku --format json`` lines, by line number, and their
+    boxes (what ``lazysearch sudoku`` reads back)."""
+    import json
+
+    puzzles: list[tuple[int, str]] = []
+    boxes: dict[int, tuple[int, int]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise CliError(f"{source}:{number}: not a line of JSON: {exc}") from None
+        puzzle = data.get("puzzle") if isinstance(data, dict) else None
+        if not isinstance(puzzle, str):
+            raise CliError(f"{source}:{number}: a JSON line without a 'puzzle' string")
+        box = data.get("box")
+        if box is not None:
+            if not (isinstance(box, list) and len(box) == 2 and all(type(v) is int for v in box)):
+                raise CliError(f"{source}:{number}: 'box' is {box!r}, not [rows, columns]")
+            boxes[number] = (box[0], box[1])
+        puzzles.append((number, puzzle))
+    return puzzles, boxes
 
 
 def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
