@@ -447,7 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
         "generate",
         help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
         epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
-        "seed and rating on a '#' line before it; a kakuro's on stderr). Puzzle i of "
+        "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON (a "
+        "sudoku a line; a kakuro one object, or an array of them with --count). Puzzle i of "
         "--count is made from seed S + i - 1.",
     )
     generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
@@ -1553,13 +1554,17 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
     text, source = _read_source(args.file, "sudoku")
     if args.killer or args.jigsaw or variants.is_variant_text(text):
         return _cmd_sudoku_variant(args, out, text, source)
-    puzzles = sudoku.numbered_lines(text, source=source)
+    boxes: dict[int, tuple[int, int]] = {}
+    if text.lstrip().startswith("{"):  # lines of 'generate sudoku --format json'
+        puzzles, boxes = _generated_sudoku_lines(text, source)
+    else:
+        puzzles = sudoku.numbered_lines(text, source=source)
     _several(args, len(puzzles), source)
     status = EXIT_OK
     for number, (line, puzzle) in enumerate(puzzles, start=1):
         tag = _puzzle_tag(number, len(puzzles))
         try:
-            stream = sudoku.solve(puzzle, diagonals=True) if args.x else sudoku.solve(puzzle)
+            stream = sudoku.solve(puzzle, box=boxes.get(line), diagonals=args.x)
         except sudoku.SudokuError as exc:
             raise CliError(f"{source}:{line}: {exc}") from None
 
@@ -1654,15 +1659,23 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.isatty() if args.progress is None else bool(args.progress)
     )
     bar = longrun_bar(f"lazysearch generate {args.puzzle}: ") if show_bar else None
+    # Several kakuro in JSON make one array, a puzzle a line: the kakuro reader takes
+    # an array of puzzles, not lines of objects.
+    array = args.puzzle == "kakuro" and args.format == "json" and args.number > 1
     try:
         for i in range(args.number):
             seed = None if args.first_seed is None else args.first_seed + i
             if args.puzzle == "sudoku":
                 out.write(_generated_sudoku(args, seed, json))
             else:
-                out.write(_generated_kakuro(args, seed, json))
+                text = _generated_kakuro(args, seed, json)
+                if array:
+                    text = ("[" if i == 0 else ",") + text
+                out.write(text)
             if bar is not None:
                 bar.update(1 / args.number)
+        if array:
+            out.write("]\n")
     finally:
         if bar is not None:
             bar.close()
@@ -1693,6 +1706,34 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
     )
 
 
+def _generated_sudoku_lines(
+    text: str, source: str
+) -> tuple[list[tuple[int, str]], dict[int, tuple[int, int]]]:
+    """The puzzles of ``generate sudoku --format json`` lines, by line number, and their
+    boxes (what ``lazysearch sudoku`` reads back)."""
+    import json
+
+    puzzles: list[tuple[int, str]] = []
+    boxes: dict[int, tuple[int, int]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise CliError(f"{source}:{number}: not a line of JSON: {exc}") from None
+        puzzle = data.get("puzzle") if isinstance(data, dict) else None
+        if not isinstance(puzzle, str):
+            raise CliError(f"{source}:{number}: a JSON line without a 'puzzle' string")
+        box = data.get("box")
+        if box is not None:
+            if not (isinstance(box, list) and len(box) == 2 and all(type(v) is int for v in box)):
+                raise CliError(f"{source}:{number}: 'box' is {box!r}, not [rows, columns]")
+            boxes[number] = (box[0], box[1])
+        puzzles.append((number, puzzle))
+    return puzzles, boxes
+
+
 def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
     from . import kakuro
 
@@ -1709,7 +1750,14 @@ def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> 
     if args.format == "svg":
         return kakuro_svg(p)
     if args.format == "json":
-        fields = {"puzzle": json.loads(kakuro.write_json(p)), "rating": r._asdict(), "seed": p.seed}
+        # The reader's own object (rows, cols, runs), with what made it beside: the
+        # reader passes over keys it does not know.
+        fields = {
+            **json.loads(kakuro.write_json(p)),
+            "seed": p.seed,
+            "rating": r._asdict(),
+            "solution": p.solution.grid(),
+        }
         line: str = json.dumps(fields, separators=(",", ":"))
         return line + "\n"
     return kakuro.write_grid(p) + "\n"

@@ -39,6 +39,23 @@ def test_sudoku_json_and_svg(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out.startswith("<svg") and out == sudoku.generate(seed=4).svg()
 
 
+def test_sudoku_json_lines_read_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'lazysearch sudoku' reads the JSON lines back, each with its box (3x2 here: a 6x6
+    grid whose default box is 2x3)."""
+    path = tmp_path / "s.json"
+    argv = ["generate", "sudoku", "--box", "3x2", "--count", "2", "--seed", "3", "--format"]
+    status, _, _ = run([*argv, "json", "-o", str(path)], capsys)
+    assert status == 0
+    status, out, err = run(["sudoku", str(path), "--format", "json"], capsys)
+    assert status == 0, err
+    grids = [json.loads(line)["grid"] for line in out.splitlines()]
+    expected = [sudoku.generate((3, 2), seed=s).solution for s in (3, 4)]
+    assert grids == [[list(row) for row in grid] for grid in expected]
+    path.write_text('{"puzzle": 5}\n')
+    status, out, err = run(["sudoku", str(path)], capsys)
+    assert status == 2 and err.count("\n") == 1 and "s.json:1:" in err and "'puzzle'" in err
+
+
 def test_kakuro_writes_the_grid_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "k.txt"
     status, _, err = run(["generate", "kakuro", "9x10", "--seed", "2", "-o", str(path)], capsys)
@@ -48,7 +65,23 @@ def test_kakuro_writes_the_grid_format(capsys: pytest.CaptureFixture[str], tmp_p
     status, out, _ = run(["generate", "kakuro", "9x10", "--seed", "2", "--format", "json"], capsys)
     data = json.loads(out)
     assert data["seed"] == 2 and data["rating"]["nodes"] == expected.rating.nodes
-    assert kakuro.loads(json.dumps(data["puzzle"]))[0] == expected
+    assert data["solution"] == expected.solution.grid()
+    assert kakuro.loads(out) == [expected]
+
+
+def test_kakuro_json_batches_read_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Several kakuro in JSON are one array, which the kakuro reader and command take."""
+    path = tmp_path / "k.json"
+    argv = ["generate", "kakuro", "7x8", "--count", "3", "--seed", "5", "--format", "json"]
+    status, _, _ = run([*argv, "-o", str(path)], capsys)
+    assert status == 0
+    text = path.read_text()
+    assert text.startswith("[") and text.count("\n") == 4  # a puzzle a line, then ']'
+    expected = [kakuro.generate(7, 8, seed=s) for s in (5, 6, 7)]
+    assert kakuro.read_all(path) == expected
+    status, out, err = run(["kakuro", str(path), "--count"], capsys)
+    assert status == 0, err
+    assert [line.split()[-1] for line in out.splitlines()] == ["1", "1", "1"]
 
 
 def test_a_progress_bar_over_a_batch(capsys: pytest.CaptureFixture[str]) -> None:

@@ -77,6 +77,50 @@ def test_puzzles_have_one_filling_and_valid_runs(size: int, density: float) -> N
     assert abs(len(p.white) - density * (size - 1) ** 2) <= 0.1 * (size - 1) ** 2
 
 
+def window_fillings(
+    white: set[tuple[int, int]], digits: dict[tuple[int, int], int], window: tuple[int, ...]
+) -> int:
+    """Fillings (up to two) of the cells of ``window`` with every other white cell given,
+    counted by the solver on a :class:`Puzzle` built from the sums."""
+    from lazysearch.kakuro.generator import build
+
+    r0, c0, r1, c1 = window
+    full = build(40, 40, white, digits)
+    inside = {(r, c) for r, c in white if r0 <= r < r1 and c0 <= c < c1}
+    givens = {cell: d for cell, d in digits.items() if cell not in inside}
+    p = Puzzle(40, 40, white=white, across=full.across, down=full.down, givens=givens)
+    return len(kakuro.solve(p).take(2))
+
+
+def test_a_window_is_settled_with_the_cells_around_it_given() -> None:
+    import random
+
+    from lazysearch import _native
+    from lazysearch.kakuro.generator import build, fill, layout, settle
+
+    rng = random.Random(7)
+    white = layout(40, 40, 900, rng)
+    digits = fill(40, 40, white, rng)
+    assert digits is not None
+    window = (10, 10, 22, 22)
+    assert window_fillings(white, digits, window) == 2  # a random filling: not unique
+    module = _native.load("lazysearch.kakuro._engine")
+    settle(white, digits, window, rng, module)
+    assert window_fillings(white, digits, window) == 1
+    assert len(kakuro.solve(build(40, 40, white, digits)).take(1)) == 1  # still valid
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_large_grids_are_settled_by_windows_then_proved_whole(seed: int) -> None:
+    from lazysearch.kakuro import generator
+
+    assert generator.LOCAL_FROM <= (40 - 1) ** 2  # this size takes the windows' path
+    p = kakuro.generate(40, 40, seed=seed)
+    check_layout(p)
+    assert kakuro.solve(p).take(2) == [p.solution]
+    assert kakuro.rate(p) == p.rating
+
+
 def test_a_generated_puzzle_writes_in_the_formats_the_readers_read() -> None:
     p = kakuro.generate(8, 9, seed=4)
     assert kakuro.loads(kakuro.write_grid(p)) == [p]
@@ -117,6 +161,44 @@ def test_ratings_grow_with_the_search_a_puzzle_needs() -> None:
     p = kakuro.generate(10, 10, seed=0)  # 23 nodes: propagation alone stops short
     hard = kakuro.rate(p)
     assert hard == p.rating and hard.nodes > easy.nodes and hard.score > easy.score
+
+
+def tree_by_replay(puzzle: Puzzle) -> tuple[int, int, int]:
+    """Nodes, fillings and dead ends of the engine's tree, each node reached afresh by
+    ``replay`` from the root and asked its ``branching()`` (not how :func:`rate` walks)."""
+    from lazysearch import _native
+    from lazysearch.kakuro.solver import problem
+
+    engine_problem, _ = problem(puzzle)
+    module = _native.load("lazysearch.kakuro._engine")
+    engine = module.KakuroEngine(engine_problem.n, engine_problem.runs)
+    nodes = fillings = dead_ends = 0
+    stack: list[list[int]] = [[]]
+    while stack:
+        ks = stack.pop()
+        engine.restart()
+        assert engine.replay(ks)
+        b = engine.branching()
+        nodes += 1
+        if b < 0:
+            fillings += 1
+        elif b == 0:
+            dead_ends += 1
+        stack.extend([*ks, k] for k in range(b))
+    return nodes, fillings, dead_ends
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(10, 10, 0), (9, 9, 4), (12, 12, 3)])
+def test_dead_ends_are_counted(rows: int, cols: int, seed: int) -> None:
+    p = kakuro.generate(rows, cols, seed=seed)
+    nodes, fillings, dead_ends = tree_by_replay(p)
+    assert fillings == 1
+    assert (p.rating.nodes, p.rating.dead_ends) == (nodes, dead_ends)
+    assert kakuro.rate(p) == p.rating
+
+
+def test_easy_puzzles_have_no_dead_end() -> None:
+    assert kakuro.rate(kakuro.loads(EASY)[0]).dead_ends == 0
 
 
 def test_rating_refuses_a_puzzle_with_two_fillings() -> None:

@@ -12,7 +12,10 @@ no run of one cell; then every run longer than nine is split the same way.  The 
 puts random digits cell by cell, no digit twice in a run, backing up where a cell has
 none left.  The engine of :mod:`._engine`, guided to that filling, then looks for a
 second one; where it finds one, a cell where the two differ takes another digit (or,
-when no digit fits, turns black), and the search runs again.
+when no digit fits, turns black), and the search runs again.  On large grids
+(:data:`LOCAL_FROM`) windows of the grid are settled first, each searched alone with
+the cells around it given (:func:`settle`), and after each change the whole search
+asks for, the window around it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 from .. import _native
 from ..errors import brief
 from ..puzzles.generate import Rating, rating
-from ._engine import COMBOS
+from ._engine import COMBOS, DONE
 from .puzzle import Cell, KakuroError, Puzzle
 from .solver import Filling, problem
 
@@ -35,6 +38,13 @@ MAX_REPAIRS = 2_000
 DEFAULT_DENSITY = 0.6
 #: Second fillings mended after one search (30x30: 5.5 s a puzzle with one, ...).
 OTHERS_AT_ONCE = 1
+#: The side of the windows a large grid is settled in before the whole grid is
+#: searched, and the grids (inner cells) that are large enough for it.
+WINDOW = 12
+LOCAL_FROM = 25 * 25
+#: Nodes one search of a window may take, and changes one window may get.
+WINDOW_NODES = 20_000
+WINDOW_REPAIRS = 200
 
 
 class GeneratedKakuro(Puzzle):
@@ -101,13 +111,13 @@ def generate(
             continue
         made = repair(rows, cols, white, digits, rng, module)
         if made is not None:
-            puzzle, nodes = made
+            puzzle, nodes, dead_ends = made
             break
     out = GeneratedKakuro(
         rows, cols, white=puzzle.white, across=puzzle.across, down=puzzle.down, name=""
     )
     out.solution = Filling(out, dict(sorted(digits.items())))
-    out.rating = rating(nodes, None)
+    out.rating = rating(nodes, dead_ends)
     out.seed = seed
     return out
 
@@ -251,10 +261,19 @@ def repair(
     digits: dict[Cell, int],
     rng: random.Random,
     module: Any,
-) -> tuple[Puzzle, int] | None:
+) -> tuple[Puzzle, int, int] | None:
     """Change ``digits`` (and ``white``) in place until the sums have one filling; the
-    puzzle and the nodes of the search that proved it, or None after
+    puzzle and the nodes and dead ends of the search that proved it, or None after
     :data:`MAX_REPAIRS` changes."""
+    local = (rows - 1) * (cols - 1) >= LOCAL_FROM
+    if local:
+        # Windows overlapping by half, in reading order, each settled with the cells
+        # around it as they are: most second fillings are local swaps, found there in
+        # a few hundred nodes instead of a search of the whole grid each.
+        half = WINDOW // 2
+        for r0 in range(1, rows, half):
+            for c0 in range(1, cols, half):
+                settle(white, digits, (r0, c0, r0 + WINDOW, c0 + WINDOW), rng, module)
     shape: tuple[list[Cell], list[list[int]]] | None = None
     for _ in range(MAX_REPAIRS):
         if shape is None:
@@ -270,7 +289,10 @@ def repair(
         engine = module.KakuroEngine(len(cells), engine_runs, guide)
         found = engine.run(2, SEARCH_NODES)
         if found == 1 and engine.state == module.DONE:
-            return build(rows, cols, white, digits), engine.nodes
+            # The proof again a node at a time, for its dead ends (the same tree).
+            engine = module.KakuroEngine(len(cells), engine_runs, guide)
+            _, dead_ends = walk(engine, 2)
+            return build(rows, cols, white, digits), engine.nodes, dead_ends
         if found < 2:
             if change(white, digits, cells, rng):
                 shape = None
@@ -286,10 +308,68 @@ def repair(
             if touched.intersection(differ):
                 continue
             touched.update(differ)
+            before = [(cell, digits.get(cell)) for cell in differ]
             if change(white, digits, differ, rng):
                 shape = None
+            if local:
+                # Settle the window around the change before the next whole search.
+                r, c = next(cell for cell, d in before if digits.get(cell) != d)
+                half = WINDOW // 2
+                if settle(white, digits, (r - half, c - half, r + half, c + half), rng, module):
+                    shape = None
+            if shape is None:
                 break
     return None
+
+
+def settle(
+    white: set[Cell],
+    digits: dict[Cell, int],
+    window: tuple[int, int, int, int],
+    rng: random.Random,
+    module: Any,
+) -> bool:
+    """Change the cells of ``window`` (rows r0..r1 - 1, columns c0..c1 - 1) until they
+    have one filling with every cell outside as it is (or :data:`WINDOW_REPAIRS`
+    changes were made): a second filling of the window is one of the whole grid, so
+    this is needed, not enough.  True when the layout changed.
+
+    Notes: each search builds an engine for the window's cells only, each run it
+    crosses keeping the sum and the digits of its cells outside as givens.
+    """
+    r0, c0, r1, c1 = window
+    moved = False
+    for _ in range(WINDOW_REPAIRS):
+        cells = [(r, c) for r in range(r0, r1) for c in range(c0, c1) if (r, c) in white]
+        if not cells:
+            return moved
+        number = {cell: i for i, cell in enumerate(cells)}
+        seen: set[tuple[Cell, bool]] = set()
+        engine_runs: list[tuple[tuple[int, ...], int, int]] = []
+        for cell in cells:
+            for across, run in ((True, _across(white, cell)), (False, _down(white, cell))):
+                key = (min(run), across)
+                if key in seen:
+                    continue
+                seen.add(key)
+                inner = tuple(sorted(number[m] for m in run if m in number))
+                used = 0
+                for m in run:
+                    if m not in number:
+                        used |= 1 << (digits[m] - 1)
+                engine_runs.append((inner, sum(digits[m] for m in run if m in number), used))
+        guide = [digits[cell] for cell in cells]
+        engine = module.KakuroEngine(len(cells), engine_runs, guide)
+        found = engine.run(2, WINDOW_NODES)
+        if found == 1 and engine.state == module.DONE:
+            return moved
+        if found < 2:
+            differ = cells
+        else:
+            other = engine.solution()
+            differ = [cell for cell, d in zip(cells, other, strict=True) if digits[cell] != d]
+        moved = change(white, digits, differ, rng) or moved
+    return moved
 
 
 def change(
@@ -339,10 +419,32 @@ def _down(white: set[Cell], cell: Cell) -> set[Cell]:
     return {(r + k, c) for k in range(-up, below + 1)}
 
 
+def walk(engine: Any, limit: int) -> tuple[int, int]:
+    """Walk ``engine``'s tree a node at a time until ``limit`` fillings are found or the
+    tree ends: the fillings found and the dead ends met (nodes where propagation failed).
+
+    The engine does not count dead ends, but it says its ``level``: a node entered at
+    level L with children leaves the walk at L + 1; a leaf (a filling or a dead end)
+    leaves it at L or above.  So a one-node step that does not go deeper and finds no
+    filling entered a dead end.  Notes: one call into the engine a node.
+    """
+    found = dead_ends = 0
+    done = engine.state == DONE
+    while not done and found < limit:
+        level, solutions = engine.level, engine.solutions
+        engine.run(0, 1)
+        done = engine.state == DONE
+        if engine.solutions > solutions:
+            found += engine.solutions - solutions
+        elif done or engine.level <= level:
+            dead_ends += 1
+    return found, dead_ends
+
+
 def rate(puzzle: Puzzle) -> Rating:
     """The :class:`~lazysearch.puzzles.generate.Rating` of a kakuro with exactly one
     filling: the nodes of the engine's tree (run arc consistency at every node) that
-    proves it; ``dead_ends`` is None (the engine does not count them).
+    proves it, and its dead ends (see :func:`walk`).
 
     Raises
     ------
@@ -352,8 +454,8 @@ def rate(puzzle: Puzzle) -> Rating:
     engine_problem, _ = problem(puzzle)
     module = _native.load("lazysearch.kakuro._engine")
     engine = module.KakuroEngine(engine_problem.n, engine_problem.runs, engine_problem.order())
-    found = engine.run(2, 0)
+    found, dead_ends = walk(engine, 2)
     if found != 1:
         many = "none" if not found else "two or more"
         raise KakuroError(f"a rating is for a puzzle with one filling; this one has {many}")
-    return rating(engine.nodes, None)
+    return rating(engine.nodes, dead_ends)

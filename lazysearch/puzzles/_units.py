@@ -5,7 +5,7 @@ A *unit* is a group of ``n`` cells that holds each digit ``1..n`` once: the rows
 columns and boxes of a sudoku, or a jigsaw's regions, or an X sudoku's diagonals.
 Each cell keeps a bitmask of the digits it may still take (bit ``d - 1`` for ``d``).
 
-Propagation, to a fixed point at every node, is the two rules a human solver starts
+Propagation, to a fixed point at every node, is the rules a human solver starts
 with: a *naked single* (a cell with one digit left) takes that digit out of every cell
 that shares a unit with it, and a *hidden single* (a digit that only one cell of a unit
 can take) is placed there; when neither applies, *locked candidates*: where two units
@@ -17,7 +17,18 @@ order of a rank table (smallest rank first: by default the digit order; the gene
 pass a random one to fill a blank grid at random); or, when some digit has fewer places
 left in a unit than that cell has digits, on those places (as exact cover's smallest item
 would: on sparse 16x16 grids this cut the proofs of uniqueness from 24 s to 1.2 s a
-puzzle).
+puzzle).  When a digit is avoided in a cell (a clue's proof), the cell chosen among
+those with the fewest digits is the nearest to it (rows plus columns apart, on grids
+numbered row by row): the contradiction lies around the clue, and a choice far from it
+only doubles the tree.  A clue's proof also runs *naked pairs* (two cells of a unit left
+with the same two digits take them out of the unit's other cells) and *hidden pairs*
+(two digits only the same two cells of a unit can take leave those cells no other
+digit) when the rules above are done; fills and ratings keep to singles and locked
+candidates (the same grids from a seed, the same scale of ratings).  The clue proofs of
+two 16x16 puzzles took 7,384 nodes (24,826 nearest first without pairs, 43,917 first in
+reading order); of 44 clue proofs of a sparse 25x25 puzzle, 42 end within 20,000 nodes
+(6.0 s; 34 in 8.6 s without pairs, 11 in 15.0 s first in reading order).  A node with
+pairs costs about 2.5 times as much.
 
 Every level keeps its own copy of the masks (``n * n`` 64-bit words), so backing up is
 only a step down the stack; nothing is allocated per node.  ``nodes`` counts the nodes
@@ -46,6 +57,17 @@ MAX_DIGITS = 36
 UNKNOWN = -1
 
 
+@cython.cfunc
+@cython.inline
+def popcount64(v: cython.longlong) -> cython.int:
+    """The number of bits set in ``v``."""
+    k: cython.int = 0
+    while v:
+        v &= v - 1
+        k += 1
+    return k
+
+
 @cython.cclass
 class UnitsEngine:
     """The counting machine for one shape of grid: ``cells`` cells, units of ``n`` cells.
@@ -63,6 +85,8 @@ class UnitsEngine:
     untried: cython.longlong[::1]
     digitat: cython.int[::1]
     first: cython.int[::1]
+    near: cython.int[::1]
+    where: cython.longlong[::1]
 
     n: cython.int
     cells: cython.int
@@ -71,6 +95,7 @@ class UnitsEngine:
     lock_start: cython.int[::1]
     lock_cells: cython.int[::1]
     full: cython.longlong
+    pairs: cython.bint
     nodes = cython.declare(cython.longlong, visibility="public")
     dead_ends = cython.declare(cython.longlong, visibility="public")
 
@@ -122,6 +147,9 @@ class UnitsEngine:
         self.untried = _buffers.zeros64(cells + 2, COMPILED)
         self.digitat = _buffers.zeros(cells + 2, COMPILED)
         self.first = _buffers.zeros(cells, COMPILED)
+        self.near = _buffers.zeros(cells, COMPILED)
+        self.pairs = False
+        self.where = _buffers.zeros64(n, COMPILED)
         self.nodes = 0
         self.dead_ends = 0
 
@@ -156,6 +184,8 @@ class UnitsEngine:
         lock_cells: cython.int[::1] = self.lock_cells
         n_locks: cython.int = self.n_locks
         changed: cython.bint = True
+        where: cython.longlong[::1] = self.where
+        d: cython.int
         k: cython.int
         i0: cython.int
         i1: cython.int
@@ -263,6 +293,65 @@ class UnitsEngine:
                                 return False
                             masks[base + c] = w
                             changed = True
+            if changed or not self.pairs:
+                continue
+            # Naked pairs: two cells of a unit left with the same two digits take them
+            # out of the unit's other cells.
+            for u in range(n_units):
+                for i in range(u * n, u * n + n):
+                    v = masks[base + unit_cells[i]]
+                    if v & placed or popcount64(v) != 2:
+                        continue
+                    for k in range(i + 1, u * n + n):
+                        if masks[base + unit_cells[k]] != v:
+                            continue
+                        for i0 in range(u * n, u * n + n):
+                            if i0 in (i, k):
+                                continue
+                            c = unit_cells[i0]
+                            w = masks[base + c]
+                            if w & v:
+                                if w & placed:
+                                    return False
+                                w &= ~v
+                                if w == 0:
+                                    return False
+                                masks[base + c] = w
+                                changed = True
+                        break
+            if changed:
+                continue
+            # Hidden pairs: two digits that only the same two cells of a unit can take
+            # leave those cells no other digit.
+            for u in range(n_units):
+                for d in range(n):
+                    h = 0
+                    for i in range(n):
+                        v = masks[base + unit_cells[u * n + i]]
+                        if v >> d & 1:
+                            if v & placed:
+                                h = 0
+                                break
+                            h |= cython.cast(cython.longlong, 1) << i
+                    where[d] = h
+                for d in range(n):
+                    h = where[d]
+                    if popcount64(h) != 2:
+                        continue
+                    for k in range(d + 1, n):
+                        if where[k] != h:
+                            continue
+                        v = (cython.cast(cython.longlong, 1) << d) | (
+                            cython.cast(cython.longlong, 1) << k
+                        )
+                        for i in range(n):
+                            if h >> i & 1:
+                                c = unit_cells[u * n + i]
+                                w = masks[base + c]
+                                if w & ~v:
+                                    masks[base + c] = w & v
+                                    changed = True
+                        break
         return True
 
     @cython.boundscheck(False)
@@ -292,10 +381,13 @@ class UnitsEngine:
         n: cython.int = self.n
         cells: cython.int = self.cells
         digitat: cython.int[::1] = self.digitat
+        near: cython.int[::1] = self.near
         placed: cython.longlong = PLACED
         unit_cells: cython.int[::1] = self.unit_cells
         n_units: cython.int = self.n_units
         lim: cython.longlong = limit
+        key: cython.int
+        best_key: cython.int
         stop_at: cython.longlong = budget if budget > 0 else -1
         nodes: cython.longlong = 0
         dead: cython.longlong = 0
@@ -323,8 +415,19 @@ class UnitsEngine:
             if not 0 <= g <= n:
                 raise ValueError(f"cell {c}: {g} is not a digit 1..{n} or 0")
             masks[c] = full if g == 0 else cython.cast(cython.longlong, 1) << (g - 1)
-        if 0 <= avoid_cell < cells and 1 <= avoid_digit <= n:
+        focused: cython.bint = 0 <= avoid_cell < cells and 1 <= avoid_digit <= n
+        # Pairs only in a clue's proof: a fill and a rating keep singles and locked
+        # candidates (the same grids from a seed, the same scale of ratings).
+        self.pairs = focused
+        if focused:
             masks[avoid_cell] &= ~(cython.cast(cython.longlong, 1) << (avoid_digit - 1))
+            # Branch near the avoided digit: the contradiction that proves a clue is
+            # not needed lies around it, and a choice far away only doubles the tree.
+            for c in range(cells):
+                if cells == n * n:
+                    near[c] = abs(c // n - avoid_cell // n) + abs(c % n - avoid_cell % n)
+                else:
+                    near[c] = 0
         while True:
             if entering:
                 # Enter the node at this level: propagate, then a leaf or a branch.
@@ -335,6 +438,7 @@ class UnitsEngine:
                 else:
                     best = -1
                     least = n + 1
+                    best_key = 1 << 30
                     for c in range(cells):
                         v = masks[base + c] & full
                         if masks[base + c] & placed or not v & (v - 1):
@@ -343,7 +447,13 @@ class UnitsEngine:
                         while v:
                             v &= v - 1
                             size += 1
-                        if size < least:
+                        if focused:
+                            key = size * 4096 + near[c]
+                            if key < best_key:
+                                best_key = key
+                                least = size
+                                best = c
+                        elif size < least:
                             least = size
                             best = c
                             if size == 2:

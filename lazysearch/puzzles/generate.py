@@ -40,7 +40,7 @@ class Rating(NamedTuple):
 
     ``nodes`` counts the nodes of the search tree that proves the puzzle has exactly one
     solution (the root included) and ``dead_ends`` the nodes where propagation failed
-    (None when the engine does not count them).  ``score`` is ``log2(nodes)``, rounded
+    (None when they were not counted).  ``score`` is ``log2(nodes)``, rounded
     to two places: 0 when propagation alone solves the puzzle, one more for every
     doubling of the tree.  ``level`` names a band of the score (see :func:`level`).
     ``complete`` is False when the proof was cut off at a node bound: ``nodes`` and
@@ -197,8 +197,8 @@ def generate(
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
         runs past it stays, so the puzzle is still unique, but may not be minimal: the
-        result's ``minimal`` then says False.  Sparse 25x25 grids need it (500 nodes:
-        about 10 s a puzzle, docs/generate.md); 9x9 and 16x16 grids do not.
+        result's ``minimal`` then says False.  Sparse 25x25 grids need it (200 nodes:
+        a few seconds a puzzle, docs/generate.md); 9x9 and 16x16 grids do not.
 
     Raises
     ------
