@@ -48,6 +48,10 @@ CUT = 2
 #: A cost bound meaning "none" (costs are checked to stay far below it).
 NO_LIMIT = (1 << 62) - 1
 
+#: With costs, how many options of an item's list are counted before its length is
+#: taken for their number (Knuth's DLX5, ``lenthresh``).
+LENTHRESH = 10
+
 
 def _links() -> Any:
     """The DLX engine's ``build_links`` in the same build as this module (its source when
@@ -116,11 +120,14 @@ class MCCEngine:
     bound: cython.int[::1]
     slack: cython.int[::1]
     ocost: cython.longlong[::1]
+    ncost: cython.longlong[::1]
     x: cython.int[::1]
     k: cython.int[::1]
     d: cython.int[::1]
     ft: cython.int[::1]
     acc: cython.longlong[::1]
+    th0: cython.longlong[::1]
+    th1: cython.longlong[::1]
     replay_k: cython.int[::1]
     _pristine: object
     _bounds: object
@@ -194,6 +201,7 @@ class MCCEngine:
             COMPILED,
         )
         self.ocost = _longs([*net, 0])
+        self.ncost = _longs([net[j] if j >= 0 else 0 for j in self.option_of])
         self.priced = any(costs)
         # Each level chooses an option or the null move of an item; every option adds
         # at least one to a primary item's count, every null move retires an item.
@@ -203,6 +211,8 @@ class MCCEngine:
         self.d = _buffers.zeros(depth, COMPILED)
         self.ft = _buffers.zeros(depth, COMPILED)
         self.acc = _longs([0] * (depth + 1))
+        self.th0 = _longs([0] * depth)
+        self.th1 = _longs([0] * depth)
         self.replay_k = _buffers.zeros(depth, COMPILED)
         self._pristine = tuple(b[:] for b in buffers[1:])
         self.cost_lo = cost_lo
@@ -267,31 +277,52 @@ class MCCEngine:
         cost = self.acc[self.level] + self.tax_total
         if self.rlink[0] == 0:
             return -1 if self.cost_lo <= cost <= self.cost_hi else 0
-        best, _, floor_cost = self._choose()
-        if best <= 0 or cost + floor_cost > self.cost_hi:
+        if cost > self.cost_hi:
             return 0
-        return best
+        return max(self._choose(self.cost_hi - cost), 0)
 
-    def _choose(self) -> tuple[int, int, int]:
-        """M3 as :meth:`run` does it: (degree, item, cheapest completion)."""
-        best: cython.int = 0x7FFFFFFF
-        best_s: cython.int = 0
-        best_l: cython.int = 0
-        i: cython.int = 0
-        lb: cython.longlong = 0
+    def _choose(self, room: int) -> int:
+        """M3 as :meth:`run` does it: the least branching degree, ``room`` being what
+        the options still to choose may cost (net)."""
+        best = 0x3FFFFFFF if self.priced else 0x7FFFFFFF
+        best_s = best_l = 0
+        best_c = 0
         p: cython.int = self.rlink[0]
         while p != 0:
             b = self.bound[p]
             s = min(self.slack[p], b)
-            theta = self.length[p] + s - b + 1
-            if theta < best or (
-                theta == best and (s < best_s or (s == best_s and self.length[p] > best_l))
-            ):
-                best, best_s, best_l, i = theta, s, self.length[p], p
-            if b > s and self.dlink[p] != p:
-                lb = max(lb, self.ocost[self.option_of[self.dlink[p]]])
+            q = self.dlink[p]
+            mc = self.ncost[q]
+            if not self.priced:
+                theta = self.length[p] + s - b + 1
+            elif b == 1 and s == 0:
+                theta = 0
+                while q != p and self.ncost[q] <= room:
+                    theta += 1
+                    if theta > best:
+                        break
+                    if theta > LENTHRESH:
+                        theta = self.length[p]
+                        break
+                    q = self.dlink[q]
+            else:
+                theta = self.length[p] + s - b + 1
+                if b > s and (q == p or mc > room):
+                    theta = 0
+            if self.priced:
+                better = theta < best or (
+                    theta == best and (s < best_s or (s == best_s and mc > best_c))
+                )
+            else:
+                better = theta < best or (
+                    theta == best and (s < best_s or (s == best_s and self.length[p] > best_l))
+                )
+            if better:
+                best, best_s, best_l, best_c = theta, s, self.length[p], mc
+                if best <= 0:
+                    break
             p = self.rlink[p]
-        return best, i, lb
+        return best
 
     def position(self) -> list[int]:
         return [self.k[t] for t in range(self.level)]
@@ -332,6 +363,9 @@ class MCCEngine:
         slack: cython.int[::1] = self.slack
         option_of: cython.int[::1] = self.option_of
         ocost: cython.longlong[::1] = self.ocost
+        ncost: cython.longlong[::1] = self.ncost
+        th0: cython.longlong[::1] = self.th0
+        th1: cython.longlong[::1] = self.th1
         xs: cython.int[::1] = self.x
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
@@ -368,13 +402,15 @@ class MCCEngine:
         best: cython.int
         best_s: cython.int
         best_l: cython.int
+        best_c: cython.longlong
         s: cython.int
         theta: cython.int
         act: cython.bint
         covered: cython.bint
         passed: cython.bint
-        lb: cython.longlong
         oc: cython.longlong
+        mc: cython.longlong
+        room: cython.longlong
         cost: cython.longlong
         # What to do next: 0 enter a node (M2), 1 try xs[level] for item i (M5),
         # 2 leave the level (M9), 3 restore item i, then leave (M8).
@@ -407,32 +443,65 @@ class MCCEngine:
                         break
                     continue
                 # M3: choose the item i of least branching degree (then least slack,
-                # then longest list), and the cheapest completion lb.
+                # then longest list; with costs, then dearest first option).
                 best = 0x7FFFFFFF
                 best_s = 0
                 best_l = 0
-                lb = 0
                 p = rlink[0]
-                while p != 0:
-                    s = slack[p]
-                    if s > bound[p]:
-                        s = bound[p]
-                    theta = length[p] + s - bound[p] + 1
-                    if theta < best or (
-                        theta == best and (s < best_s or (s == best_s and length[p] > best_l))
-                    ):
-                        best = theta
-                        best_s = s
-                        best_l = length[p]
-                        i = p
-                        if best <= 0 and not priced:
-                            break
-                    if priced and bound[p] > s and dlink[p] != p:
-                        oc = ocost[option_of[dlink[p]]]
-                        if oc > lb:
-                            lb = oc
-                    p = rlink[p]
-                if best <= 0 or cost + lb > hi:
+                if not priced:
+                    while p != 0:
+                        s = slack[p]
+                        if s > bound[p]:
+                            s = bound[p]
+                        theta = length[p] + s - bound[p] + 1
+                        if theta < best or (
+                            theta == best and (s < best_s or (s == best_s and length[p] > best_l))
+                        ):
+                            best = theta
+                            best_s = s
+                            best_l = length[p]
+                            i = p
+                            if best <= 0:
+                                break
+                        p = rlink[p]
+                else:
+                    # DLX5: an item to cover once more offers only the options that
+                    # leave the cost within bound (its list runs cheapest first; counted
+                    # up to the best degree so far, or LENTHRESH, then its length); an
+                    # item still short of its lower bound whose cheapest option is too
+                    # dear is a dead end.
+                    room = hi - cost
+                    best = 0x3FFFFFFF if room >= 0 else 0
+                    best_c = 0
+                    while p != 0 and best > 0:
+                        s = slack[p]
+                        if s > bound[p]:
+                            s = bound[p]
+                        q = dlink[p]
+                        mc = ncost[q]
+                        if bound[p] == 1 and s == 0:
+                            theta = 0
+                            while q != p and ncost[q] <= room:
+                                theta += 1
+                                if theta > best:
+                                    break
+                                if theta > LENTHRESH:
+                                    theta = length[p]
+                                    break
+                                q = dlink[q]
+                        else:
+                            theta = length[p] + s - bound[p] + 1
+                            if bound[p] > s and (q == p or mc > room):
+                                theta = 0
+                        if theta < best or (
+                            theta == best and (s < best_s or (s == best_s and mc > best_c))
+                        ):
+                            best = theta
+                            best_s = s
+                            best_c = mc
+                            i = p
+                        p = rlink[p]
+                if best <= 0:
                     if replay_end != 0:
                         self.bad_replay = True
                         break
@@ -451,12 +520,20 @@ class MCCEngine:
                 xl = dlink[i]
                 bound[i] -= 1
                 if bound[i] == 0:
+                    # DLX5: only the options cheap enough to be chosen later are
+                    # hidden (when i must take an option here, at least its cheapest).
+                    room = hi - cost
+                    if slack[i] == 0 and xl != i:
+                        room -= ncost[xl]
+                    th0[level] = room
                     r = llink[i]
                     q = rlink[i]
                     rlink[r] = q
                     llink[q] = r
                     q = dlink[i]
                     while q != i:
+                        if priced and ncost[q] > room:
+                            break
                         # hide(q)
                         r = q + 1
                         while r != q:
@@ -496,7 +573,9 @@ class MCCEngine:
                     step = 3
                     continue
                 i = top[xl]
-                # M7: uncommit the items of xl other than i, going left.
+                # M7: uncommit the items of xl other than i, going left (with the
+                # threshold they were committed with).
+                room = th1[level]
                 p = xl - 1
                 while p != xl:
                     j = top[p]
@@ -513,8 +592,11 @@ class MCCEngine:
                             c = color[p]
                             act = c >= 0
                         if act:
-                            q = ulink[j]
+                            # DLX5: going down again, up to the same threshold
+                            q = dlink[j]
                             while q != j:
+                                if priced and ncost[q] > room:
+                                    break
                                 if c > 0 and (q == p or color[q] < 0):
                                     if q != p:
                                         color[q] = c
@@ -533,7 +615,7 @@ class MCCEngine:
                                                 ulink[dn] = r
                                                 length[jj] += 1
                                             r -= 1
-                                q = ulink[q]
+                                q = dlink[q]
                             if j <= n1:
                                 r = llink[j]
                                 q = rlink[j]
@@ -577,8 +659,12 @@ class MCCEngine:
                     ulink[z] = y
                     length[i] += cnt
                 if covered:
-                    q = ulink[i]
+                    # DLX5: going down again, up to the threshold of the cover
+                    room = th0[level]
+                    q = dlink[i]
                     while q != i:
+                        if priced and ncost[q] > room:
+                            break
                         # unhide(q)
                         r = q - 1
                         while r != q:
@@ -593,7 +679,7 @@ class MCCEngine:
                                     ulink[dn] = r
                                     length[jj] += 1
                                 r -= 1
-                        q = ulink[q]
+                        q = dlink[q]
                     r = llink[i]
                     q = rlink[i]
                     rlink[r] = i
@@ -612,12 +698,17 @@ class MCCEngine:
                 if xl == i:
                     step = 3
                     continue
+                if priced and acc[level] + ncost[xl] > hi and level >= replay_end:
+                    # DLX5: i's list runs cheapest first, so the rest are too dear.
+                    step = 3
+                    continue
             elif length[i] <= bound[i] - slack[i]:
                 step = 3
                 continue
-            elif xl != i:
+            elif xl != i and (bound[i] != 0 or not priced or ncost[xl] <= th0[level]):
                 # tweak(xl): hide it (unless i is covered: then it is hidden already)
-                # and take it out of i's list.
+                # and take it out of i's list.  (An option too dear for the cover of i
+                # was left visible, as are those after it: they stay in place, passed.)
                 if bound[i] != 0:
                     r = xl + 1
                     while r != xl:
@@ -636,7 +727,7 @@ class MCCEngine:
                 dlink[i] = dn
                 ulink[dn] = i
                 length[i] -= 1
-            elif bound[i] != 0:
+            elif xl == i and bound[i] != 0:
                 r = llink[i]
                 q = rlink[i]
                 rlink[r] = q
@@ -658,7 +749,10 @@ class MCCEngine:
                 continue
             if xl > n:
                 # M6: commit the items of xl other than i, going right: a primary item
-                # whose bound is spent is covered, a secondary one covered or purified.
+                # whose bound is spent is covered, a secondary one covered or purified
+                # (DLX5: as far as options cheap enough to be chosen below go).
+                room = hi - acc[level] - oc
+                th1[level] = room
                 p = xl + 1
                 while p != xl:
                     j = top[p]
@@ -682,6 +776,8 @@ class MCCEngine:
                         if act:
                             q = dlink[j]
                             while q != j:
+                                if priced and ncost[q] > room:
+                                    break
                                 if c > 0 and (q == p or color[q] == c):
                                     if q != p:
                                         color[q] = -1
