@@ -384,6 +384,7 @@ class MCCEngine:
         cost_lo: cython.longlong = self.cost_lo - self.tax_total
         hi: cython.longlong = self.cost_hi - self.tax_total  # lowered between calls only
         priced: cython.bint = self.priced
+        lenthresh: cython.int = LENTHRESH
         found: cython.longlong = 0
         i: cython.int = 0
         j: cython.int
@@ -485,7 +486,7 @@ class MCCEngine:
                                 theta += 1
                                 if theta > best:
                                     break
-                                if theta > LENTHRESH:
+                                if theta > lenthresh:
                                     theta = length[p]
                                     break
                                 q = dlink[q]
