@@ -10,6 +10,8 @@ import subprocess
 import sys
 from collections.abc import Hashable
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -121,6 +123,46 @@ def test_k_best_resumed_equals_fresh(p: ExactCover, k: int, after: int) -> None:
     assert (None if pending is None else len(pending)) == (
         None if after == 0 else len(fresh) - len(head)
     )
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(costs=True), st.none() | st.integers(1, 6), st.integers(1, 5))
+def test_a_walk_resumes_where_its_checkpoint_was_taken(
+    p: ExactCover, k: int | None, chunk: int
+) -> None:
+    """A checkpoint taken while a walk runs (every ``chunk`` nodes here) names its
+    position, the bound each level was walked with and the covers kept: resumed, the
+    walk ends as the fresh one does, in no more nodes all told."""
+    with mock.patch("lazysearch.exactcover.cheapest.CHUNK", chunk):
+        fresh_stream = p.solve().cheapest(k)
+        fresh = list(fresh_stream)
+        checkpoints: list[dict[str, Any]] = []
+        stream = p.solve().cheapest(k)
+        stream.search.on_chunk = lambda s: checkpoints.append(
+            json.loads(json.dumps(s.checkpoint()))
+        )
+        assert list(stream) == fresh
+        for checkpoint in checkpoints:
+            resumed = p.solve().cheapest(k).resume(checkpoint)
+            assert list(resumed) == fresh[checkpoint["solutions"] :]
+            assert resumed.stats.nodes == fresh_stream.stats.nodes
+    for checkpoint in checkpoints:
+        walk = checkpoint["cheapest"]["walk"]
+        assert walk is None or len(walk["bounds"]) == 2 * len(checkpoint["position"])
+
+
+def test_a_walk_checkpoint_with_rising_bounds_is_refused() -> None:
+    box = priced_box(6, 6)
+    checkpoints: list[dict[str, Any]] = []
+    with mock.patch("lazysearch.exactcover.cheapest.CHUNK", 500):
+        stream = box.solve().cheapest(3)
+        stream.search.on_chunk = lambda s: checkpoints.append(s.checkpoint())
+        stream.take(1)
+    walk = next(c for c in checkpoints if c["position"])["cheapest"]["walk"]
+    walk["bounds"][-1] = walk["bound"] - 1  # below the bound the walk has now
+    checkpoint = next(c for c in checkpoints if c["position"])
+    with pytest.raises(CheckpointError, match="not rising"):
+        box.solve().cheapest(3).resume(checkpoint)
 
 
 def test_k_best_checkpoint_with_forged_covers_is_refused() -> None:

@@ -13,10 +13,14 @@ The links are built by :func:`lazysearch.exactcover._dlx.build_links` (same layo
 the DLX engine).  Options are laid out in order of cost (stable), so every item's list
 runs from its cheapest option; with ``seed``, options of equal cost are first shuffled.
 
-Costs (Knuth's DLX5): a node whose cost plus the cheapest possible completion (the
-dearest first option among the items that still need covering) exceeds ``cost_hi``
-is a dead end, and an option that would take the cost past ``cost_hi`` is skipped;
-solutions dearer than ``cost_hi`` or cheaper than ``cost_lo`` are not reported.
+Costs (Knuth's DLX5): a node where an item that still needs covering has no option
+cheap enough (its cost plus the option's within ``cost_hi``) is a dead end; an item to
+cover once more is scored by its options cheap enough; a list is left at its first
+option too dear; covers hide only the options cheap enough to be chosen below them (the
+threshold kept per level for the uncover); solutions dearer than ``cost_hi`` or cheaper
+than ``cost_lo`` are not reported.  A cost search may lower ``cost_hi`` between calls;
+:meth:`MCCEngine.bounds` and ``replay(ks, bounds)`` keep the bound each level was
+walked with, so such a walk can be resumed.
 
 Position: level ``t`` is at choice ``k[t]`` of ``d[t]``, the branching degree
 ``len + 1 - max(bound - slack, 0)`` (DLX3's score), the null move being the last.
@@ -128,6 +132,10 @@ class MCCEngine:
     acc: cython.longlong[::1]
     th0: cython.longlong[::1]
     th1: cython.longlong[::1]
+    hs0: cython.longlong[::1]
+    hs1: cython.longlong[::1]
+    replay_h0: cython.longlong[::1]
+    replay_h1: cython.longlong[::1]
     replay_k: cython.int[::1]
     _pristine: object
     _bounds: object
@@ -213,6 +221,7 @@ class MCCEngine:
         self.acc = _longs([0] * (depth + 1))
         self.th0 = _longs([0] * depth)
         self.th1 = _longs([0] * depth)
+        self.hs0, self.hs1, self.replay_h0, self.replay_h1 = (_longs([0] * depth) for _ in range(4))
         self.replay_k = _buffers.zeros(depth, COMPILED)
         self._pristine = tuple(b[:] for b in buffers[1:])
         self.cost_lo = cost_lo
@@ -247,12 +256,18 @@ class MCCEngine:
         self.bad_replay = False
         self.leaf_kind = 0
 
-    def replay(self, ks: list[int]) -> bool:
+    def replay(self, ks: list[int], bounds: list[int] | None = None) -> bool:
         """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...;
-        False when a choice does not exist (then ``restart()`` before further use)."""
+        False when a choice does not exist (then ``restart()`` before further use).
+
+        ``bounds`` (as :meth:`bounds` gives them) are the cost bounds each level was
+        walked with, when a cost search lowered ``cost_hi`` on the way (else all are
+        ``cost_hi``): the choices of a level depend on its bound."""
         if not ks:
             return self.state == ENTER
         if self.state != ENTER or self.level + len(ks) >= len(self.x):
+            return False
+        if bounds is not None and len(bounds) != 2 * len(ks):
             return False
         start: cython.int = self.level
         t: cython.int
@@ -260,6 +275,12 @@ class MCCEngine:
             if ks[t] < 0:
                 return False
             self.replay_k[start + t] = ks[t]
+            if bounds is None:
+                self.replay_h0[start + t] = self.cost_hi - self.tax_total
+                self.replay_h1[start + t] = self.cost_hi - self.tax_total
+            else:
+                self.replay_h0[start + t] = bounds[2 * t] - self.tax_total
+                self.replay_h1[start + t] = bounds[2 * t + 1] - self.tax_total
         self.replay_end = start + len(ks)
         self.bad_replay = False
         saved_nodes = self.nodes
@@ -327,6 +348,15 @@ class MCCEngine:
     def position(self) -> list[int]:
         return [self.k[t] for t in range(self.level)]
 
+    def bounds(self) -> list[int]:
+        """The cost bound each level on the stack chose its item with, and the one its
+        current choice was taken with (two per level; see :meth:`replay`)."""
+        tax = self.tax_total
+        out: list[int] = []
+        for t in range(self.level):
+            out += [int(self.hs0[t] + tax), int(self.hs1[t] + tax)]
+        return out
+
     def degrees(self) -> list[int]:
         return [self.d[t] for t in range(self.level)]
 
@@ -364,6 +394,10 @@ class MCCEngine:
         option_of: cython.int[::1] = self.option_of
         ocost: cython.longlong[::1] = self.ocost
         ncost: cython.longlong[::1] = self.ncost
+        hs0: cython.longlong[::1] = self.hs0
+        hs1: cython.longlong[::1] = self.hs1
+        replay_h0: cython.longlong[::1] = self.replay_h0
+        replay_h1: cython.longlong[::1] = self.replay_h1
         th0: cython.longlong[::1] = self.th0
         th1: cython.longlong[::1] = self.th1
         xs: cython.int[::1] = self.x
@@ -412,6 +446,7 @@ class MCCEngine:
         oc: cython.longlong
         mc: cython.longlong
         room: cython.longlong
+        hl: cython.longlong
         cost: cython.longlong
         # What to do next: 0 enter a node (M2), 1 try xs[level] for item i (M5),
         # 2 leave the level (M9), 3 restore item i, then leave (M8).
@@ -427,9 +462,12 @@ class MCCEngine:
                     break
                 nodes += 1
                 cost = acc[level]
+                # The bound this node is walked with (a replay's: as it was walked).
+                hl = replay_h0[level] if level < replay_end else hi
+                hs0[level] = hl
                 step = 2
                 if rlink[0] == 0:
-                    if cost_lo <= cost <= hi:
+                    if cost_lo <= cost <= hl:
                         if replay_end != 0:
                             self.bad_replay = True
                             break
@@ -471,7 +509,7 @@ class MCCEngine:
                     # up to the best degree so far, or LENTHRESH, then its length); an
                     # item still short of its lower bound whose cheapest option is too
                     # dear is a dead end.
-                    room = hi - cost
+                    room = hl - cost
                     best = 0x3FFFFFFF if room >= 0 else 0
                     best_c = 0
                     while p != 0 and best > 0:
@@ -523,7 +561,7 @@ class MCCEngine:
                 if bound[i] == 0:
                     # DLX5: only the options cheap enough to be chosen later are
                     # hidden (when i must take an option here, at least its cheapest).
-                    room = hi - cost
+                    room = hl - cost
                     if slack[i] == 0 and xl != i:
                         room -= ncost[xl]
                     th0[level] = room
@@ -690,7 +728,7 @@ class MCCEngine:
                 continue
             # M5 (step 1): try xs[level] for the item i of this level.
             xl = xs[level]
-            if acc[level] > hi:
+            if acc[level] > hi and level >= replay_end:
                 # The cost bound fell below this level's cost (a cost search lowered it
                 # since): no choice left here can be cheap enough.
                 step = 3
@@ -739,6 +777,8 @@ class MCCEngine:
             passed = level < replay_end and ks[level] < replay_k[level]
             if not passed and acc[level] + oc > hi and level >= replay_end:
                 passed = True
+            hl = replay_h1[level] if level < replay_end else hi
+            hs1[level] = hl
             if passed:
                 # On to the next choice.  The null move, always last, costs nothing, so
                 # only a replay past the last choice passes it.
@@ -752,7 +792,7 @@ class MCCEngine:
                 # M6: commit the items of xl other than i, going right: a primary item
                 # whose bound is spent is covered, a secondary one covered or purified
                 # (DLX5: as far as options cheap enough to be chosen below go).
-                room = hi - acc[level] - oc
+                room = hl - acc[level] - oc
                 th1[level] = room
                 p = xl + 1
                 while p != xl:

@@ -18,8 +18,10 @@ so it goes in *stages*, one per cost:
 A checkpoint names the stage (``cost`` and ``start``) and the position in its listing,
 or, after a ``k``-best walk, the covers still to list (at most ``k``): the listing of one
 cost is an ordinary search of the window problem, so resuming it is replaying a position.
-A checkpoint taken while a walk runs (``k``-best or stage 1) resumes at its start: the
-walk's tree depends on how its bound fell.
+A checkpoint taken while a walk runs (``k``-best or stage 1) names the walk's position,
+its bound, the bounds each level on the stack was walked with (a level's item and the
+options its covers hid depend on the bound of the time, so the replay uses them) and the
+covers kept so far: the resumed walk ends as the fresh one does, in as many nodes.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import heapq
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CheckpointError, LazysearchError
-from ..search import CHUNK, DONE, Search, Stats, _validated
+from ..search import CHUNK, DONE, LEAF, Search, Stats, _validated
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -60,6 +62,11 @@ class CheapestSearch(Search):
         self.pending: list[tuple[int, tuple[int, ...]]] | None = None
         self._spent = 0  # nodes of the finished stages and of the searches for a cost
         self._walker: Engine | None = None  # the engine of the walk under way
+        #: The walk's covers kept so far, as a heap of (-cost, -found, cover), and how
+        #: many it found; a walk resumed from a checkpoint (engine, kept, found).
+        self._kept: list[tuple[int, int, tuple[int, ...]]] = []
+        self._found = 0
+        self._resumed: tuple[Engine, list[tuple[int, int, tuple[int, ...]]], int] | None = None
         self._over = False
         super().__init__(problem.window(0, NO_LIMIT))
 
@@ -67,15 +74,20 @@ class CheapestSearch(Search):
 
     def _walk(self, engine: Engine, k: int) -> list[tuple[int, tuple[int, ...]]]:
         """DLX5's walk: the ``k`` cheapest covers ``engine`` reaches (cost, cover), by
-        cost, equal costs in the order found; it lowers ``engine.cost_hi`` as it goes."""
+        cost, equal costs in the order found; it lowers ``engine.cost_hi`` as it goes
+        (or goes on with the walk a checkpoint named, if this search was resumed so)."""
         kept: list[tuple[int, int, tuple[int, ...]]] = []  # (-cost, -found, cover): a heap
         found = 0
-        self._walker = engine
+        if self._resumed is not None:
+            engine, kept, found = self._resumed
+            self._resumed = None
+        self._walker, self._kept, self._found = engine, kept, found
         try:
             while engine.state != DONE:
                 if engine.run(1, CHUNK):
                     cost = int(engine.cost())  # type: ignore[attr-defined]
                     found += 1
+                    self._found = found
                     entry = (-cost, -found, engine.solution())
                     if len(kept) < k:
                         heapq.heappush(kept, entry)
@@ -125,6 +137,8 @@ class CheapestSearch(Search):
                     self.on_chunk(self)
             self.start = (self.cost or 0) + 1
             self.cost = None
+            self._spent += int(engine.nodes)  # the listing's nodes, counted once
+            engine.nodes = 0
         self._engine.state = DONE
         raise StopIteration
 
@@ -172,10 +186,21 @@ class CheapestSearch(Search):
         module notes)."""
         from .problem import NO_LIMIT
 
+        walk = None
         if self.cost is None:
-            # Between stages, or walking: resume at the walk's start (or at the listing
-            # of what the walk found).
+            # Between stages or walking (the walk's position, with the bound each level
+            # was walked with), or listing what a walk kept.
             cp = Search(self.base.window(self.start, NO_LIMIT)).checkpoint()
+            walker = self._walker
+            if walker is not None:
+                cp["position"] = walker.position()
+                cp["state"] = "leaf" if walker.state == LEAF else "enter"
+                walk = {
+                    "bound": int(walker.cost_hi),  # type: ignore[attr-defined]
+                    "bounds": walker.bounds(),  # type: ignore[attr-defined]
+                    "found": self._found,
+                    "kept": [[-c, -f, list(cover)] for c, f, cover in self._kept],
+                }
             if self._over:
                 cp["state"] = "done"
         else:
@@ -185,7 +210,7 @@ class CheapestSearch(Search):
         pending = None
         if self.pending is not None:
             pending = [[cost, list(cover)] for cost, cover in reversed(self.pending)]
-        cp["cheapest"] = {"k": self.k, "start": self.start, "cost": self.cost}
+        cp["cheapest"] = {"k": self.k, "start": self.start, "cost": self.cost, "walk": walk}
         if self.k is not None:
             cp["cheapest"]["pending"] = pending
         return cp
@@ -218,6 +243,13 @@ class CheapestSearch(Search):
         cp = _validated(checkpoint, window)
         if k is not None:
             resumed.pending = self._pending_of(stage.get("pending"))
+        if stage.get("walk") is not None:
+            if cost is not None or resumed.pending is not None or cp["state"] == "done":
+                raise CheckpointError("checkpoint names a walk and a listing at once")
+            resumed._resume_walk(stage["walk"], window, cp["position"], cp["state"])
+            resumed._spent = cp["nodes"]
+            resumed.emitted = cp["solutions"]
+            return resumed
         if cost is not None:
             resumed._enter_stage(cost)
             resumed._spent = 0
@@ -228,6 +260,47 @@ class CheapestSearch(Search):
         resumed._spent = cp["nodes"]
         resumed.emitted = cp["solutions"]
         return resumed
+
+    def _resume_walk(
+        self, walk: object, window: MCCProblem, position: list[int], state: str
+    ) -> None:
+        """Set up the walk a checkpoint names: its engine at ``position`` (replayed with
+        the bounds its levels were walked with), the covers it kept and had found."""
+        from .problem import NO_LIMIT
+
+        fields = walk if isinstance(walk, dict) else {}
+        bound, bounds = fields.get("bound"), fields.get("bounds")
+        found, kept = fields.get("found"), fields.get("kept")
+        if not (
+            type(bound) is int
+            and 0 <= bound <= NO_LIMIT
+            and isinstance(bounds, list)
+            and len(bounds) == 2 * len(position)
+            and all(type(h) is int for h in bounds)
+            and all(a >= b for a, b in zip(bounds, [*bounds[1:], bound], strict=True))
+            and type(found) is int
+            and isinstance(kept, list)
+            and 0 <= len(kept) <= (self.k or 1)
+        ):
+            raise CheckpointError(
+                "checkpoint walk must give its bound, two bounds per level not rising "
+                f"down to it, how many covers it found, and at most k kept, got {str(walk)[:80]}"
+            )
+        covers = self._pending_of(
+            [entry[::2] if isinstance(entry, list) else entry for entry in kept]
+        )
+        orders = [entry[1] for entry in kept]
+        if covers is None or not all(type(f) is int and 0 < f <= found for f in orders):
+            raise CheckpointError(f"checkpoint walk's kept covers are malformed: {str(kept)[:80]}")
+        engine = window.engine()
+        engine.cost_hi = bound  # type: ignore[attr-defined]
+        if not engine.replay(position, bounds):  # type: ignore[call-arg]
+            raise CheckpointError(f"position {position} is not a node of this walk")
+        if state == "leaf":
+            engine.state = LEAF
+        heap = [(-c, -f, cover) for (c, cover), f in zip(reversed(covers), orders, strict=True)]
+        heapq.heapify(heap)
+        self._resumed = (engine, heap, found)
 
     def _pending_of(self, entries: object) -> list[tuple[int, tuple[int, ...]]] | None:
         """The covers still to list, from a checkpoint: each ``[cost, [option, ...]]``
