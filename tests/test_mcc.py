@@ -389,6 +389,29 @@ def test_cli_cheapest_resumes_from_a_run_file(
     assert rest.startswith("2: cost 2\n b\n b\n3: cost 3\n")
 
 
+def test_cli_cheapest_goes_on_in_node_limited_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--node-limit stops the walk (status 5) and --resume goes on with it from there:
+    the steps end, and print what one run prints (chunks of 500 nodes here)."""
+    path = tmp_path / "box.dlx"
+    path.write_text(format_text(priced_box(6, 6, named=True)))
+    assert main(["dlx", str(path), "--cheapest", "2", "-q"]) == 0
+    whole = capsys.readouterr().out
+    run = tmp_path / "run.json"
+    steps = []
+    with mock.patch("lazysearch.exactcover.cheapest.CHUNK", 500):
+        args = ["dlx", str(path), "--cheapest", "2", "--node-limit", "1000", "-q"]
+        status = main([*args, "--checkpoint", str(run)])
+        steps.append(capsys.readouterr())
+        while status == 5 and len(steps) < 20:
+            status = main([*args, "--checkpoint", str(run), "--resume", str(run)])
+            steps.append(capsys.readouterr())
+    assert status == 0
+    assert 3 <= len(steps) < 20  # 3,744 nodes in steps of 1,000 or so
+    assert "".join(step.out for step in steps) == whole
+
+
 @pytest.mark.parametrize(
     ("extra", "text", "named"),
     [
@@ -441,16 +464,17 @@ def test_every_child_replays_and_restart_restores(p: ExactCover, limit: int) -> 
     assert p.solve().estimate(samples=20, seed=1).samples == 20
 
 
-def priced_box(rows: int, cols: int) -> ExactCover:
+def priced_box(rows: int, cols: int, named: bool = False) -> ExactCover:
     """A box of 1x1/1x2/1x3 bricks priced by kind and place (Knuth's DLX5 was run on
-    ``format_text`` of these)."""
+    ``format_text`` of these, cells ``named`` r0c0, r0c1, ...)."""
     options: list[list[Hashable]] = []
     costs = []
     for size, price in ((1, 3), (2, 2), (3, 2)):
         for dr, dc in sorted({(1, size), (size, 1)}):
             for r in range(rows + 1 - dr):
                 for c in range(cols + 1 - dc):
-                    options.append([(r + i, c + j) for i in range(dr) for j in range(dc)])
+                    cells = [(r + i, c + j) for i in range(dr) for j in range(dc)]
+                    options.append([f"r{a}c{b}" if named else (a, b) for a, b in cells])
                     costs.append(price + (7 * r + 3 * c) % 5)
     return ExactCover(options, costs=costs)
 
