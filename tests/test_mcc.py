@@ -165,6 +165,21 @@ def test_a_walk_checkpoint_with_rising_bounds_is_refused() -> None:
         box.solve().cheapest(3).resume(checkpoint)
 
 
+def test_count_within_counts_the_k_cheapest_and_goes_on() -> None:
+    p = ExactCover(["a b", "a", "b", "b c", "c"], costs=[5, 1, 1, 1, 4])
+    assert p.solve().cheapest(1).count_within(nodes=1000).found == 1  # was 3: every cover
+    box = priced_box(6, 6)
+    with mock.patch("lazysearch.exactcover.cheapest.CHUNK", 500):
+        part = box.solve().cheapest(5).count_within(nodes=1500)
+        assert (part.found, part.done) == (0, False)
+        assert part.checkpoint["cheapest"]["walk"]["bounds"]
+        rest = box.solve().cheapest(5).resume(part.checkpoint)
+        assert [box.cost(s) for s in rest] == [39, 39, 39, 39, 39]
+        fresh = box.solve().cheapest(5)
+        assert list(fresh) == list(box.solve().cheapest(5).resume(part.checkpoint))
+        assert rest.stats.nodes == fresh.stats.nodes
+
+
 def test_k_best_checkpoint_with_forged_covers_is_refused() -> None:
     p = ExactCover(["a", "a b", "b"], costs=[1, 2, 1])
     stream = p.solve().cheapest(2)

@@ -30,13 +30,17 @@ import heapq
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CheckpointError, LazysearchError
-from ..search import CHUNK, DONE, LEAF, Search, Stats, _validated
+from ..search import CHUNK, DONE, LEAF, Partial, Search, Stats, _validated
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ..search import Engine
     from .problem import MCCProblem
+
+
+class _Spent(Exception):
+    """Raised in a callback to stop :meth:`CheapestSearch.count_within`."""
 
 
 class CheapestSearch(Search):
@@ -165,6 +169,56 @@ class CheapestSearch(Search):
             return sum(1 for _ in self)
         finally:
             self.on_chunk = previous
+
+    def count_within(
+        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+    ) -> Partial:
+        """Count the covers of this stream (up to ``k``) for at most ``seconds`` and
+        about ``nodes`` nodes, then stop where the walk or the listing is.
+
+        The budget is looked at between covers and every chunk of work (the node budget
+        is not exact here), and ``rest`` is 0.0: Knuth's estimate knows nothing of the
+        order of cost.  ``samples`` is not used.
+
+        Raises
+        ------
+        ValueError
+            For a negative or not finite ``seconds``, or ``nodes`` < 1.
+        """
+        import math
+        import time
+
+        if seconds is not None and not 0 <= seconds < math.inf:
+            raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"count_within() needs nodes >= 1, got {nodes!r}")
+        deadline = None if seconds is None else time.monotonic() + seconds
+        end = None if nodes is None else self.stats.nodes + nodes
+        stopped: list[dict[str, Any]] = []
+
+        def spent() -> bool:
+            return (end is not None and self.stats.nodes >= end) or (
+                deadline is not None and time.monotonic() >= deadline
+            )
+
+        def stop_when_spent(search: Search) -> None:
+            if spent():
+                stopped.append(self.checkpoint())  # here, where the walk still is
+                raise _Spent
+
+        previous = self.on_chunk
+        self.on_chunk = stop_when_spent
+        found = 0
+        try:
+            while not spent():
+                next(self)
+                found += 1
+        except (StopIteration, _Spent):
+            pass
+        finally:
+            self.on_chunk = previous
+        checkpoint = stopped[0] if stopped else self.checkpoint()
+        return Partial(found, self._over, self.progress(), 0.0, checkpoint)
 
     # -- where we are --------------------------------------------------------------------
 
