@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Hashable
@@ -296,3 +299,60 @@ def test_cheapest_brick_packings(benchmark: Any) -> None:
         return [box.cost(s) for s in box.solve().cheapest(5)]
 
     assert benchmark.pedantic(five, rounds=5, iterations=1) == [23, 24, 24, 25, 25]
+
+
+def priced_box(rows: int, cols: int) -> lazysearch.ExactCover:
+    """A box packed with 1x1, 1x2 and 1x3 bricks, no supplies, each brick priced as in
+    :func:`brick_box`: ``format_text`` of it is the file Knuth's DLX5 was timed on."""
+    options: list[list[Hashable]] = []
+    costs: list[int] = []
+    for size, price in ((1, 3), (2, 2), (3, 2)):
+        for dr, dc in sorted({(1, size), (size, 1)}):
+            for r in range(rows - dr + 1):
+                for c in range(cols - dc + 1):
+                    options.append([f"r{r + i}c{c + j}" for i in range(dr) for j in range(dc)])
+                    costs.append(price + (7 * r + 3 * c) % 5)
+    return lazysearch.ExactCover(options, costs=costs)
+
+
+#: The cheapest packing of each priced box, and the nodes of DLX5's walk (and ours).
+PRICED = {6: (39, 3_744), 8: (70, 12_798_656)}
+
+
+def knuth_dlx5() -> str | None:
+    """Knuth's DLX5, built from the public dlx5.w (``ctangle dlx5.w && gcc -O2 -o dlx5
+    dlx5.c``): the program named by ``$LAZYSEARCH_DLX5``, else ``dlx5`` on the PATH."""
+    return os.environ.get("LAZYSEARCH_DLX5") or shutil.which("dlx5")
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "knuth-dlx5"])
+@pytest.mark.parametrize("size", [6, 8])
+def test_cheapest_priced_box(benchmark: Any, size: int, solver: str) -> None:
+    """Issue 19's cost target: ``cheapest(1)`` within 1.5x of DLX5 on the same input.
+    Both walk the same tree (the node counts are asserted); DLX5 is timed as a process
+    reading the file from its stdin (its start-up and reading are a few ms)."""
+    box = priced_box(size, size)
+    cost, nodes = PRICED[size]
+    benchmark.group = f"issue 19: cheapest packing of the {size}x{size} priced box"
+    if solver == "lazysearch":
+
+        def ours() -> tuple[int, int]:
+            stream = box.solve().cheapest(1)
+            return box.cost(stream.one()), stream.stats.nodes
+
+        assert benchmark.pedantic(ours, rounds=3, iterations=1) == (cost, nodes)
+        return
+    program = knuth_dlx5()
+    if program is None:
+        pytest.skip("Knuth's DLX5 is not built (set LAZYSEARCH_DLX5 or put dlx5 on the PATH)")
+    text = lazysearch.exactcover.format_text(box)
+
+    def theirs() -> tuple[int, int]:
+        done = subprocess.run([program], input=text, capture_output=True, text=True, check=True)
+        found = re.search(r"optimum cost is \$(\d+)", done.stderr)
+        counted = re.search(r"(\d+) nodes\.", done.stderr)
+        if found is None or counted is None:
+            raise AssertionError(f"DLX5 said: {done.stderr[-300:]!r}")
+        return int(found.group(1)), int(counted.group(1))
+
+    assert benchmark.pedantic(theirs, rounds=3, iterations=1) == (cost, nodes)

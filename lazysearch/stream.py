@@ -517,11 +517,12 @@ class Solutions(Generic[T]):
         >>> [(cover, p.cost(cover)) for cover in p.solve().cheapest(2)]
         [((1, 3), 2), ((1, 2, 4), 6)]
 
-        Each cost is found by branch and bound on the cheapest possible completion, then
-        its covers are listed (see :mod:`lazysearch.exactcover.cheapest`); covers of
-        equal cost come in the search's order.  The new stream keeps this stream's
-        ``filter``/``map``/``slice`` steps, its checkpoints resume it, and it has no
-        subtrees.  Ties aside, the k cheapest cost about a branch and bound each.
+        With ``k``, one branch-and-bound walk keeps the ``k`` best covers found so far
+        (Knuth's DLX5) and lists them when it ends; without, each cost is found by such
+        a walk, then its covers are listed (see :mod:`lazysearch.exactcover.cheapest`).
+        Covers of equal cost come in the order found.  The new stream keeps this
+        stream's ``filter``/``map``/``slice`` steps, its checkpoints resume it, and it
+        has no subtrees.
 
         Raises
         ------

@@ -13,10 +13,14 @@ The links are built by :func:`lazysearch.exactcover._dlx.build_links` (same layo
 the DLX engine).  Options are laid out in order of cost (stable), so every item's list
 runs from its cheapest option; with ``seed``, options of equal cost are first shuffled.
 
-Costs (Knuth's DLX5): a node whose cost plus the cheapest possible completion (the
-dearest first option among the items that still need covering) exceeds ``cost_hi``
-is a dead end, and an option that would take the cost past ``cost_hi`` is skipped;
-solutions dearer than ``cost_hi`` or cheaper than ``cost_lo`` are not reported.
+Costs (Knuth's DLX5): a node where an item that still needs covering has no option
+cheap enough (its cost plus the option's within ``cost_hi``) is a dead end; an item to
+cover once more is scored by its options cheap enough; a list is left at its first
+option too dear; covers hide only the options cheap enough to be chosen below them (the
+threshold kept per level for the uncover); solutions dearer than ``cost_hi`` or cheaper
+than ``cost_lo`` are not reported.  A cost search may lower ``cost_hi`` between calls;
+:meth:`MCCEngine.bounds` and ``replay(ks, bounds)`` keep the bound each level was
+walked with, so such a walk can be resumed.
 
 Position: level ``t`` is at choice ``k[t]`` of ``d[t]``, the branching degree
 ``len + 1 - max(bound - slack, 0)`` (DLX3's score), the null move being the last.
@@ -47,6 +51,10 @@ else:
 
 #: A cost bound meaning "none" (costs are checked to stay far below it).
 NO_LIMIT = (1 << 62) - 1
+
+#: With costs, how many options of an item's list are counted before its length is
+#: taken for their number (Knuth's DLX5, ``lenthresh``).
+LENTHRESH = 10
 
 
 def _links() -> Any:
@@ -116,8 +124,15 @@ class MCCEngine(Machine):
     bound: cython.int[::1]
     slack: cython.int[::1]
     ocost: cython.longlong[::1]
+    ncost: cython.longlong[::1]
     ft: cython.int[::1]
     acc: cython.longlong[::1]
+    th0: cython.longlong[::1]
+    th1: cython.longlong[::1]
+    hs0: cython.longlong[::1]
+    hs1: cython.longlong[::1]
+    replay_h0: cython.longlong[::1]
+    replay_h1: cython.longlong[::1]
 
     cost_lo = cython.declare(cython.longlong, visibility="public")
     cost_hi = cython.declare(cython.longlong, visibility="public")
@@ -144,10 +159,6 @@ class MCCEngine(Machine):
         net, self.tax_total = _net_costs(primary, option_items, lower, upper, costs)
         order.sort(key=net.__getitem__)  # stable: the seed's order among equal costs
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])
-        # Each level chooses an option or the null move of an item; every option adds
-        # at least one to a primary item's count, every null move retires an item.
-        depth = min(sum(upper), len(option_items) + primary) + 1
-        self._allocate(primary, n, depth)
         buffers = [_buffers.zeros(m, COMPILED) for _ in range(4)] + [
             _buffers.zeros(n + 2, COMPILED) for _ in range(3)
         ]
@@ -178,12 +189,56 @@ class MCCEngine(Machine):
             COMPILED,
         )
         self.ocost = _longs([*net, 0])
+        self.ncost = _longs([net[j] if j >= 0 else 0 for j in self.option_of])
         self.priced = any(costs)
+        # Each level chooses an option or the null move of an item; every option adds
+        # at least one to a primary item's count, every null move retires an item.
+        depth = min(sum(upper), len(option_items) + primary) + 1
+        self._allocate(primary, n, depth)
         self.ft = _buffers.zeros(depth, COMPILED)
         self.acc = _longs([0] * (depth + 1))
+        self.th0 = _longs([0] * depth)
+        self.th1 = _longs([0] * depth)
+        self.hs0, self.hs1, self.replay_h0, self.replay_h1 = (_longs([0] * depth) for _ in range(4))
         self._keep([*buffers[1:], bound])
         self.cost_lo = cost_lo
         self.cost_hi = cost_hi
+
+    def replay(self, ks: list[int], bounds: list[int] | None = None) -> bool:
+        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...;
+        False when a choice does not exist (then ``restart()`` before further use).
+
+        ``bounds`` (as :meth:`bounds` gives them) are the cost bounds each level was
+        walked with, when a cost search lowered ``cost_hi`` on the way (else all are
+        ``cost_hi``): the choices of a level depend on its bound."""
+        if not ks:
+            return self.state == ENTER
+        if self.state != ENTER or self.level + len(ks) >= len(self.x):
+            return False
+        if bounds is not None and len(bounds) != 2 * len(ks):
+            return False
+        start: cython.int = self.level
+        t: cython.int
+        for t in range(len(ks)):
+            if ks[t] < 0:
+                return False
+            self.replay_k[start + t] = ks[t]
+            if bounds is None:
+                self.replay_h0[start + t] = self.cost_hi - self.tax_total
+                self.replay_h1[start + t] = self.cost_hi - self.tax_total
+            else:
+                self.replay_h0[start + t] = bounds[2 * t] - self.tax_total
+                self.replay_h1[start + t] = bounds[2 * t + 1] - self.tax_total
+        self.replay_end = start + len(ks)
+        self.bad_replay = False
+        saved_nodes = self.nodes
+        saved_solutions = self.solutions
+        self.run(0, 0)
+        self.nodes = saved_nodes
+        self.solutions = saved_solutions
+        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
+        self.replay_end = 0
+        return ok
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children
@@ -191,31 +246,61 @@ class MCCEngine(Machine):
         cost = self.acc[self.level] + self.tax_total
         if self.rlink[0] == 0:
             return -1 if self.cost_lo <= cost <= self.cost_hi else 0
-        best, _, floor_cost = self._choose()
-        if best <= 0 or cost + floor_cost > self.cost_hi:
+        if cost > self.cost_hi:
             return 0
-        return best
+        return max(self._choose(self.cost_hi - cost), 0)
 
-    def _choose(self) -> tuple[int, int, int]:
-        """M3 as :meth:`run` does it: (degree, item, cheapest completion)."""
-        best: cython.int = 0x7FFFFFFF
-        best_s: cython.int = 0
-        best_l: cython.int = 0
-        i: cython.int = 0
-        lb: cython.longlong = 0
+    def _choose(self, room: int) -> int:
+        """M3 as :meth:`run` does it: the least branching degree, ``room`` being what
+        the options still to choose may cost (net)."""
+        best = 0x3FFFFFFF if self.priced else 0x7FFFFFFF
+        best_s = best_l = 0
+        best_c = 0
         p: cython.int = self.rlink[0]
         while p != 0:
             b = self.bound[p]
             s = min(self.slack[p], b)
-            theta = self.length[p] + s - b + 1
-            if theta < best or (
-                theta == best and (s < best_s or (s == best_s and self.length[p] > best_l))
-            ):
-                best, best_s, best_l, i = theta, s, self.length[p], p
-            if b > s and self.dlink[p] != p:
-                lb = max(lb, self.ocost[self.option_of[self.dlink[p]]])
+            q = self.dlink[p]
+            mc = self.ncost[q]
+            if not self.priced:
+                theta = self.length[p] + s - b + 1
+            elif b == 1 and s == 0:
+                theta = 0
+                while q != p and self.ncost[q] <= room:
+                    theta += 1
+                    if theta > best:
+                        break
+                    if theta > LENTHRESH:
+                        theta = self.length[p]
+                        break
+                    q = self.dlink[q]
+            else:
+                theta = self.length[p] + s - b + 1
+                if b > s and (q == p or mc > room):
+                    theta = 0
+            if self.priced:
+                better = theta < best or (
+                    theta == best and (s < best_s or (s == best_s and mc > best_c))
+                )
+            else:
+                better = theta < best or (
+                    theta == best and (s < best_s or (s == best_s and self.length[p] > best_l))
+                )
+            if better:
+                best, best_s, best_l, best_c = theta, s, self.length[p], mc
+                if best <= 0:
+                    break
             p = self.rlink[p]
-        return best, i, lb
+        return best
+
+    def bounds(self) -> list[int]:
+        """The cost bound each level on the stack chose its item with, and the one its
+        current choice was taken with (two per level; see :meth:`replay`)."""
+        tax = self.tax_total
+        out: list[int] = []
+        for t in range(self.level):
+            out += [int(self.hs0[t] + tax), int(self.hs1[t] + tax)]
+        return out
 
     def solution(self) -> tuple[int, ...]:
         """The options (0-based, ascending) of the partial solution on the stack."""
@@ -250,6 +335,13 @@ class MCCEngine(Machine):
         slack: cython.int[::1] = self.slack
         option_of: cython.int[::1] = self.option_of
         ocost: cython.longlong[::1] = self.ocost
+        ncost: cython.longlong[::1] = self.ncost
+        hs0: cython.longlong[::1] = self.hs0
+        hs1: cython.longlong[::1] = self.hs1
+        replay_h0: cython.longlong[::1] = self.replay_h0
+        replay_h1: cython.longlong[::1] = self.replay_h1
+        th0: cython.longlong[::1] = self.th0
+        th1: cython.longlong[::1] = self.th1
         xs: cython.int[::1] = self.x
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
@@ -268,6 +360,7 @@ class MCCEngine(Machine):
         cost_lo: cython.longlong = self.cost_lo - self.tax_total
         hi: cython.longlong = self.cost_hi - self.tax_total  # lowered between calls only
         priced: cython.bint = self.priced
+        lenthresh: cython.int = LENTHRESH
         found: cython.longlong = 0
         i: cython.int = 0
         j: cython.int
@@ -286,13 +379,16 @@ class MCCEngine(Machine):
         best: cython.int
         best_s: cython.int
         best_l: cython.int
+        best_c: cython.longlong
         s: cython.int
         theta: cython.int
         act: cython.bint
         covered: cython.bint
         passed: cython.bint
-        lb: cython.longlong
         oc: cython.longlong
+        mc: cython.longlong
+        room: cython.longlong
+        hl: cython.longlong
         cost: cython.longlong
         # What to do next: 0 enter a node (M2), 1 try xs[level] for item i (M5),
         # 2 leave the level (M9), 3 restore item i, then leave (M8).
@@ -308,9 +404,12 @@ class MCCEngine(Machine):
                     break
                 nodes += 1
                 cost = acc[level]
+                # The bound this node is walked with (a replay's: as it was walked).
+                hl = replay_h0[level] if level < replay_end else hi
+                hs0[level] = hl
                 step = 2
                 if rlink[0] == 0:
-                    if cost_lo <= cost <= hi:
+                    if cost_lo <= cost <= hl:
                         if replay_end != 0:
                             self.bad_replay = True
                             break
@@ -325,32 +424,65 @@ class MCCEngine(Machine):
                         break
                     continue
                 # M3: choose the item i of least branching degree (then least slack,
-                # then longest list), and the cheapest completion lb.
+                # then longest list; with costs, then dearest first option).
                 best = 0x7FFFFFFF
                 best_s = 0
                 best_l = 0
-                lb = 0
                 p = rlink[0]
-                while p != 0:
-                    s = slack[p]
-                    if s > bound[p]:
-                        s = bound[p]
-                    theta = length[p] + s - bound[p] + 1
-                    if theta < best or (
-                        theta == best and (s < best_s or (s == best_s and length[p] > best_l))
-                    ):
-                        best = theta
-                        best_s = s
-                        best_l = length[p]
-                        i = p
-                        if best <= 0 and not priced:
-                            break
-                    if priced and bound[p] > s and dlink[p] != p:
-                        oc = ocost[option_of[dlink[p]]]
-                        if oc > lb:
-                            lb = oc
-                    p = rlink[p]
-                if best <= 0 or cost + lb > hi:
+                if not priced:
+                    while p != 0:
+                        s = slack[p]
+                        if s > bound[p]:
+                            s = bound[p]
+                        theta = length[p] + s - bound[p] + 1
+                        if theta < best or (
+                            theta == best and (s < best_s or (s == best_s and length[p] > best_l))
+                        ):
+                            best = theta
+                            best_s = s
+                            best_l = length[p]
+                            i = p
+                            if best <= 0:
+                                break
+                        p = rlink[p]
+                else:
+                    # DLX5: an item to cover once more offers only the options that
+                    # leave the cost within bound (its list runs cheapest first; counted
+                    # up to the best degree so far, or LENTHRESH, then its length); an
+                    # item still short of its lower bound whose cheapest option is too
+                    # dear is a dead end.
+                    room = hl - cost
+                    best = 0x3FFFFFFF if room >= 0 else 0
+                    best_c = 0
+                    while p != 0 and best > 0:
+                        s = slack[p]
+                        if s > bound[p]:
+                            s = bound[p]
+                        q = dlink[p]
+                        mc = ncost[q]
+                        if bound[p] == 1 and s == 0:
+                            theta = 0
+                            while q != p and ncost[q] <= room:
+                                theta += 1
+                                if theta > best:
+                                    break
+                                if theta > lenthresh:
+                                    theta = length[p]
+                                    break
+                                q = dlink[q]
+                        else:
+                            theta = length[p] + s - bound[p] + 1
+                            if bound[p] > s and (q == p or mc > room):
+                                theta = 0
+                        if theta < best or (
+                            theta == best and (s < best_s or (s == best_s and mc > best_c))
+                        ):
+                            best = theta
+                            best_s = s
+                            best_c = mc
+                            i = p
+                        p = rlink[p]
+                if best <= 0:
                     if replay_end != 0:
                         self.bad_replay = True
                         break
@@ -369,12 +501,20 @@ class MCCEngine(Machine):
                 xl = dlink[i]
                 bound[i] -= 1
                 if bound[i] == 0:
+                    # DLX5: only the options cheap enough to be chosen later are
+                    # hidden (when i must take an option here, at least its cheapest).
+                    room = hl - cost
+                    if slack[i] == 0 and xl != i:
+                        room -= ncost[xl]
+                    th0[level] = room
                     r = llink[i]
                     q = rlink[i]
                     rlink[r] = q
                     llink[q] = r
                     q = dlink[i]
                     while q != i:
+                        if priced and ncost[q] > room:
+                            break
                         # hide(q)
                         r = q + 1
                         while r != q:
@@ -414,7 +554,9 @@ class MCCEngine(Machine):
                     step = 3
                     continue
                 i = top[xl]
-                # M7: uncommit the items of xl other than i, going left.
+                # M7: uncommit the items of xl other than i, going left (with the
+                # threshold they were committed with).
+                room = th1[level]
                 p = xl - 1
                 while p != xl:
                     j = top[p]
@@ -431,8 +573,11 @@ class MCCEngine(Machine):
                             c = color[p]
                             act = c >= 0
                         if act:
-                            q = ulink[j]
+                            # DLX5: going down again, up to the same threshold
+                            q = dlink[j]
                             while q != j:
+                                if priced and ncost[q] > room:
+                                    break
                                 if c > 0 and (q == p or color[q] < 0):
                                     if q != p:
                                         color[q] = c
@@ -451,7 +596,7 @@ class MCCEngine(Machine):
                                                 ulink[dn] = r
                                                 length[jj] += 1
                                             r -= 1
-                                q = ulink[q]
+                                q = dlink[q]
                             if j <= n1:
                                 r = llink[j]
                                 q = rlink[j]
@@ -495,8 +640,12 @@ class MCCEngine(Machine):
                     ulink[z] = y
                     length[i] += cnt
                 if covered:
-                    q = ulink[i]
+                    # DLX5: going down again, up to the threshold of the cover
+                    room = th0[level]
+                    q = dlink[i]
                     while q != i:
+                        if priced and ncost[q] > room:
+                            break
                         # unhide(q)
                         r = q - 1
                         while r != q:
@@ -511,7 +660,7 @@ class MCCEngine(Machine):
                                     ulink[dn] = r
                                     length[jj] += 1
                                 r -= 1
-                        q = ulink[q]
+                        q = dlink[q]
                     r = llink[i]
                     q = rlink[i]
                     rlink[r] = i
@@ -521,7 +670,7 @@ class MCCEngine(Machine):
                 continue
             # M5 (step 1): try xs[level] for the item i of this level.
             xl = xs[level]
-            if acc[level] > hi:
+            if acc[level] > hi and level >= replay_end:
                 # The cost bound fell below this level's cost (a cost search lowered it
                 # since): no choice left here can be cheap enough.
                 step = 3
@@ -530,12 +679,17 @@ class MCCEngine(Machine):
                 if xl == i:
                     step = 3
                     continue
+                if priced and acc[level] + ncost[xl] > hi and level >= replay_end:
+                    # DLX5: i's list runs cheapest first, so the rest are too dear.
+                    step = 3
+                    continue
             elif length[i] <= bound[i] - slack[i]:
                 step = 3
                 continue
-            elif xl != i:
+            elif xl != i and (bound[i] != 0 or not priced or ncost[xl] <= th0[level]):
                 # tweak(xl): hide it (unless i is covered: then it is hidden already)
-                # and take it out of i's list.
+                # and take it out of i's list.  (An option too dear for the cover of i
+                # was left visible, as are those after it: they stay in place, passed.)
                 if bound[i] != 0:
                     r = xl + 1
                     while r != xl:
@@ -554,7 +708,7 @@ class MCCEngine(Machine):
                 dlink[i] = dn
                 ulink[dn] = i
                 length[i] -= 1
-            elif bound[i] != 0:
+            elif xl == i and bound[i] != 0:
                 r = llink[i]
                 q = rlink[i]
                 rlink[r] = q
@@ -565,6 +719,8 @@ class MCCEngine(Machine):
             passed = level < replay_end and ks[level] < replay_k[level]
             if not passed and acc[level] + oc > hi and level >= replay_end:
                 passed = True
+            hl = replay_h1[level] if level < replay_end else hi
+            hs1[level] = hl
             if passed:
                 # On to the next choice.  The null move, always last, costs nothing, so
                 # only a replay past the last choice passes it.
@@ -576,7 +732,10 @@ class MCCEngine(Machine):
                 continue
             if xl > n:
                 # M6: commit the items of xl other than i, going right: a primary item
-                # whose bound is spent is covered, a secondary one covered or purified.
+                # whose bound is spent is covered, a secondary one covered or purified
+                # (DLX5: as far as options cheap enough to be chosen below go).
+                room = hl - acc[level] - oc
+                th1[level] = room
                 p = xl + 1
                 while p != xl:
                     j = top[p]
@@ -600,6 +759,8 @@ class MCCEngine(Machine):
                         if act:
                             q = dlink[j]
                             while q != j:
+                                if priced and ncost[q] > room:
+                                    break
                                 if c > 0 and (q == p or color[q] == c):
                                     if q != p:
                                         color[q] = -1
