@@ -407,7 +407,7 @@ def test_the_fewest_placements_rule_prunes_and_keeps_every_tiling() -> None:
     from lazysearch.search import Search
     from lazysearch.stream import Solutions
 
-    # The Soma cube's 11,520 tilings: 288,047 nodes branching on the empty cell the
+    # The Soma cube's 11,520 tilings: 272,946 nodes branching on the empty cell the
     # fewest placements still cover, 729,690 filling cells in a fixed order (with the
     # walled-in check).
     fewest = tile(box(3, 3, 3), SOMA, reflect=False)
