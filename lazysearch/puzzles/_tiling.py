@@ -23,8 +23,7 @@ planes (a saturating bit-sliced counter, exact below 32: a few word operations p
 placement, whatever its size; compiled, the pass has no branch).  An empty cell no
 placement covers, or a piece still to place with none left, ends the node.  On the
 Bedlam cube that is 16 times fewer nodes (32.8M against 536.6M for the 19,186 classes)
-and 3.3 times less time; on the pentomino
-rectangles the fixed order stays faster.
+and 3.3 times less time; on the pentomino rectangles the fixed order stays faster.
 
 Same file compiled by Cython or run as plain Python, like the other engines.  The state
 is the stack of chosen placements; ``k`` and ``d`` (index among the node's children and

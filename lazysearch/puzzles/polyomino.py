@@ -1016,7 +1016,8 @@ class BitboardTiling:
         # placements that still fit (Bedlam cube: 16x fewer nodes, 3.3x faster); on the
         # square grid the fill order alone is faster (6x10: 2.5M nodes in half the time
         # of fewest's 0.9M).
-        fewest = len(order) if board.grid != "square" else 0
+        # (The engine gives each piece a bit of its own: no copies.)
+        fewest = len(order) if board.grid != "square" and max(copies, default=0) <= 1 else 0
         return cls(
             len(order),
             tuple(map(tuple, anchored)),
