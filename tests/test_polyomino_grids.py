@@ -408,6 +408,53 @@ def test_the_walled_in_check_prunes_and_keeps_every_tiling() -> None:
     assert not tile(box(5, 1, 1), small).search.problem.neighbours  # type: ignore[attr-defined]
 
 
+def test_the_fewest_placements_rule_prunes_and_keeps_every_tiling() -> None:
+    from lazysearch.search import Search
+    from lazysearch.stream import Solutions
+
+    # The Soma cube's 11,520 tilings: 272,946 nodes branching on the empty cell the
+    # fewest placements still cover, 729,690 filling cells in a fixed order (with the
+    # walled-in check).
+    fewest = tile(box(3, 3, 3), SOMA, reflect=False)
+    problem = fewest.search.problem
+    assert problem.fewest == 27  # type: ignore[attr-defined]
+    fixed = polyomino.BitboardTiling(
+        problem.cells,  # type: ignore[attr-defined]
+        problem.anchored,  # type: ignore[attr-defined]
+        problem.first,  # type: ignore[attr-defined]
+        problem.copies,  # type: ignore[attr-defined]
+        None,
+        problem.neighbours,  # type: ignore[attr-defined]
+    )
+    plain = Solutions(Search(fixed))
+    assert sorted(fewest.search) == sorted(plain.search)
+    assert fewest.search.stats.nodes * 2 < plain.search.stats.nodes
+    assert problem.fingerprint() != fixed.fingerprint()  # type: ignore[attr-defined]
+    # Squares keep the fixed order (faster there).
+    assert not tile(polyomino.rectangle(3, 20), PENTOMINOES).search.problem.fewest  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("depth", [3, 27])
+def test_branching_tells_the_children_the_walk_finds(depth: int) -> None:
+    # At every node of the Soma cube's distinct search (anchor first, then the fewest
+    # rule down to ``depth``, then the fixed order), ``branching()`` before the node is
+    # entered is what the walk then finds.
+    problem = tile(box(3, 3, 3), SOMA, reflect=False, distinct=True).search.problem
+    problem.fewest = depth  # type: ignore[attr-defined]
+    engine = problem.engine()  # type: ignore[attr-defined]
+    seen = {-1: 0, 0: 0, 1: 0}
+    while engine.state != 2:  # DONE
+        level = engine.level
+        expected = engine.branching()
+        engine.run(0, 1)
+        if expected > 0:
+            assert engine.level == level + 1
+            assert engine.degrees()[level] == expected
+        seen[min(expected, 1)] += 1
+    assert seen[-1] == 240
+    assert seen[0] > 0 and seen[1] > 0
+
+
 def test_a_polycube_search_resumes() -> None:
     whole = [str(t) for t in tile(box(3, 3, 3), SOMA, reflect=False).take(30)]
     s = tile(box(3, 3, 3), SOMA, reflect=False)

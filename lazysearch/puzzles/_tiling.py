@@ -15,6 +15,16 @@ that a dead corner is found while the pieces that could have filled it are still
 With ``first_piece``, level 0 branches on that piece's placements instead (the symmetry
 cut keeps a few of them; placing it first makes the cut prune at once).
 
+With ``fewest`` (a depth), the levels above it branch instead on the empty cell that the
+fewest placements still fitting cover, as dancing links do, without links: each level
+keeps its live list (the placements that still fit, in three flat arrays), made from its
+parent's in one pass that also counts, per cell, the placements covering it in five bit
+planes (a saturating bit-sliced counter, exact below 32: a few word operations per
+placement, whatever its size; compiled, the pass has no branch).  An empty cell no
+placement covers, or a piece still to place with none left, ends the node.  On the
+Bedlam cube that is 16 times fewer nodes (32.8M against 536.6M for the 19,186 classes)
+and 3.3 times less time; on the pentomino rectangles the fixed order stays faster.
+
 Same file compiled by Cython or run as plain Python, like the other engines.  The state
 is the stack of chosen placements; ``k`` and ``d`` (index among the node's children and
 their number) are the position, as for every engine.
@@ -76,11 +86,19 @@ class TilingEngine:
     replay_k: cython.int[::1]
     halo: cython.ulonglong[::1]
     nbr: cython.ulonglong[::1]
+    live_id: cython.int[::1]
+    live_mask: cython.ulonglong[::1]
+    live_ext: cython.ulonglong[::1]
+    live_n: cython.int[::1]
+    need: cython.ulonglong
 
     full: cython.ulonglong
     check_dead: cython.bint
     n_pieces: cython.int
     first_to: cython.int
+    fewest: cython.int
+    stride: cython.int
+    n_rest: cython.int
     level = cython.declare(cython.int, visibility="public")
     floor = cython.declare(cython.int, visibility="public")
     state = cython.declare(cython.int, visibility="public")
@@ -98,6 +116,7 @@ class TilingEngine:
         first: Sequence[tuple[int, int, int, int]],
         copies: Sequence[int],
         neighbours: Sequence[int] = (),
+        fewest: int = 0,
     ) -> None:
         # ``neighbours[c]``, when given, is the mask of cell ``c``'s neighbours: a node
         # where the last piece placed walled in one empty cell, or two, is a dead end
@@ -140,6 +159,44 @@ class TilingEngine:
         self.lowest = _buffers.ints(_lowest_bit_table(), COMPILED)
         depth = sum(copies) + 1
         widest = max([len(first)] + [len(g) for g in anchored])
+        # With ``fewest`` (a depth), the levels above it branch on the empty cell the
+        # fewest placements still fitting cover.  Level ``t`` keeps those placements
+        # (its live list) at ``[(t + 1) * stride:]`` of ``live_id`` (the placement),
+        # ``live_mask`` (its cells) and ``live_ext`` (its cut bits and its piece's bit),
+        # ``live_n[t]`` of them; ``[:stride]`` holds every placement but the first
+        # piece's, the list level 0 starts from.  ``sec`` then has the piece bits too.
+        cut_bits = 0
+        for p in placements:
+            cut_bits |= p[2]
+        shift = cut_bits.bit_length()
+        if max(copies, default=0) > 1 or shift + n_pieces > 64:
+            fewest = 0  # every piece needs a bit of its own, used once
+        self.fewest = fewest
+        self.stride = len(placements) + 1
+        size = [0] * n_pieces
+        for p in placements:
+            size[p[0]] = p[1].bit_count()
+        # When the pieces fill the board exactly, every piece must be placed: a node
+        # where one has no live placement left is a dead end.
+        exact = sum(c * z for c, z in zip(copies, size, strict=True)) == cells
+        self.need = 0
+        rest: list[int] = []
+        rows = 1
+        if fewest:
+            widest = self.stride
+            rows = self.stride * (depth + 1)
+            self.sec = _buffers.words(
+                [p[2] | 1 << (shift + p[0]) for p in placements] or [0], COMPILED
+            )
+            if exact:
+                self.need = sum(1 << (shift + p) for p in range(n_pieces) if copies[p] > 0)
+            rest = [q for q in range(len(first), len(placements)) if copies[placements[q][0]]]
+        pad = [0] * (rows - len(rest))
+        self.live_id = _buffers.ints(rest + pad, COMPILED)
+        self.live_mask = _buffers.words([placements[q][1] for q in rest] + pad, COMPILED)
+        self.live_ext = _buffers.words([self.sec[q] for q in rest] + pad, COMPILED)
+        self.n_rest = len(rest)
+        self.live_n = _buffers.zeros(depth + 1, COMPILED)
         self.boards = _buffers.words([0] * (depth + 1), COMPILED)
         self.taken = _buffers.words([0] * (depth + 1), COMPILED)
         self.x = _buffers.zeros(depth, COMPILED)
@@ -191,6 +248,8 @@ class TilingEngine:
         board = self.boards[self.level]
         if board == self.full:
             return -1
+        if self.level < self.fewest:
+            return len(self._fewest_children(self.level, board))
         if self._dead(self.level, board):
             return 0
         lo, hi = self._range(self.level, board)
@@ -200,6 +259,33 @@ class TilingEngine:
             for q in range(lo, hi)
             if self.left[self.piece[q]] > 0 and not self.mask[q] & board and not self.sec[q] & taken
         )
+
+    def _fewest_children(self, level: int, board: int) -> list[int]:
+        """The children ``run`` finds above depth ``fewest`` (not the hot path)."""
+        taken = self.taken[level]
+        live = [
+            self.live_id[i]
+            for i in range(self.n_rest)
+            if not self.live_mask[i] & board and not self.live_ext[i] & taken
+        ]
+        empty = ~board & self.full
+        cells = [c for c in range(64) if empty >> c & 1]
+        covering = {c: sum(1 for q in live if self.mask[q] >> c & 1) for c in cells}
+        if 0 in covering.values():
+            return []
+        alive = 0
+        for q in live:
+            alive |= self.sec[q]
+        if (level > 0 or self.first_to == 0) and self.need & ~taken & ~alive:
+            return []
+        if level == 0 and self.first_to > 0:
+            return [
+                q
+                for q in range(self.first_to)
+                if not self.mask[q] & board and not self.sec[q] & taken
+            ]
+        cell = min((min(covering[c], 32), c) for c in cells)[1]
+        return [q for q in live if self.mask[q] >> cell & 1]
 
     def _dead(self, level: int, board: int) -> bool:
         """Whether the last placement left an empty cell walled in (not the hot path)."""
@@ -284,6 +370,32 @@ class TilingEngine:
         dead: cython.bint
         descend: cython.bint
         entering: cython.bint = self.state == ENTER
+        fewest: cython.int = self.fewest
+        need: cython.ulonglong = self.need
+        live_id: cython.int[::1] = self.live_id
+        live_mask: cython.ulonglong[::1] = self.live_mask
+        live_ext: cython.ulonglong[::1] = self.live_ext
+        live_n: cython.int[::1] = self.live_n
+        stride: cython.int = self.stride
+        n_rest: cython.int = self.n_rest
+        i: cython.int
+        m: cython.int
+        src: cython.int
+        src_end: cython.int
+        dst: cython.int
+        mr: cython.ulonglong
+        mq: cython.ulonglong
+        sq: cython.ulonglong
+        alive: cython.ulonglong
+        carry: cython.ulonglong
+        t: cython.ulonglong
+        c0: cython.ulonglong
+        c1: cython.ulonglong
+        c2: cython.ulonglong
+        c3: cython.ulonglong
+        c4: cython.ulonglong
+        over: cython.ulonglong
+        cand: cython.ulonglong
 
         if self.state == DONE:
             return 0
@@ -312,7 +424,116 @@ class TilingEngine:
                     used = taken[level]
                     n = 0
                     dead = False
-                    if check_dead and level > 0:
+                    if level < fewest:
+                        # F1: the live placements, the parent's that keep clear of the
+                        # last placement's cells, piece and cut bits, counted per cell
+                        # in five bit planes (``over``: 32 or more).
+                        if level == 0:
+                            src = 0
+                            src_end = n_rest
+                            mq = 0
+                            sq = 0
+                        else:
+                            src = level * stride
+                            src_end = src + live_n[level - 1]
+                            mq = mask[xs[level - 1]]
+                            sq = sec[xs[level - 1]]
+                        dst = (level + 1) * stride
+                        m = 0
+                        c0 = 0
+                        c1 = 0
+                        c2 = 0
+                        c3 = 0
+                        c4 = 0
+                        over = 0
+                        alive = 0
+                        if not cython.compiled:
+                            # As Python, the plain filter (fewer steps).
+                            for i in range(src, src_end):
+                                mr = live_mask[i]
+                                if (mr & mq) == 0 and (live_ext[i] & sq) == 0:
+                                    live_mask[dst + m] = mr
+                                    live_ext[dst + m] = live_ext[i]
+                                    live_id[dst + m] = live_id[i]
+                                    alive |= live_ext[i]
+                                    m += 1
+                                    carry = c0 & mr
+                                    c0 ^= mr
+                                    t = c1 & carry
+                                    c1 ^= carry
+                                    carry = c2 & t
+                                    c2 ^= t
+                                    t = c3 & carry
+                                    c3 ^= carry
+                                    carry = c4 & t
+                                    c4 ^= t
+                                    over |= carry
+                        else:
+                            for i in range(src, src_end):
+                                # Without a branch (whether a placement stays is a coin
+                                # toss to the processor): copied always, kept by moving on.
+                                mr = live_mask[i]
+                                t = live_ext[i]
+                                live_mask[dst + m] = mr
+                                live_ext[dst + m] = t
+                                live_id[dst + m] = live_id[i]
+                                carry = 1 if ((mr & mq) | (t & sq)) == 0 else 0
+                                m += cython.cast(cython.int, carry)
+                                carry = 0 - carry
+                                mr &= carry
+                                alive |= t & carry
+                                carry = c0 & mr
+                                c0 ^= mr
+                                t = c1 & carry
+                                c1 ^= carry
+                                carry = c2 & t
+                                c2 ^= t
+                                t = c3 & carry
+                                c3 ^= carry
+                                carry = c4 & t
+                                c4 ^= t
+                                over |= carry
+                        live_n[level] = m
+                        # F2: an empty cell no live placement covers, or a piece still
+                        # to place with none, is a dead end; else branch on the empty
+                        # cell covered by the fewest (the first in fill order of those).
+                        empty = ~board & full
+                        if level == 0 and first_to > 0:
+                            alive = need  # the first piece's placements are not listed
+                        else:
+                            alive |= used
+                        if (empty & ~(c0 | c1 | c2 | c3 | c4 | over)) != 0 or (need & ~alive) != 0:
+                            dead = True
+                        else:
+                            cand = empty & ~over
+                            if cand != 0:
+                                if (cand & ~c4) != 0:
+                                    cand &= ~c4
+                                if (cand & ~c3) != 0:
+                                    cand &= ~c3
+                                if (cand & ~c2) != 0:
+                                    cand &= ~c2
+                                if (cand & ~c1) != 0:
+                                    cand &= ~c1
+                                if (cand & ~c0) != 0:
+                                    cand &= ~c0
+                                free = cand & (~cand + 1)
+                            else:
+                                free = empty & (~empty + 1)
+                        # F3: the children.
+                        if dead:
+                            pass
+                        elif level == 0 and first_to > 0:
+                            for q in range(first_to):
+                                if (mask[q] & board) == 0 and (sec[q] & used) == 0:
+                                    alt[b + n] = q
+                                    n += 1
+                        else:
+                            for i in range(dst, dst + m):
+                                if (live_mask[i] & free) != 0:
+                                    alt[b + n] = live_id[i]
+                                    n += 1
+                    elif check_dead and level > 0:
                         # An empty cell next to the last piece with no empty neighbour
                         # can never be covered: no children.
                         empty = ~board & full
@@ -338,7 +559,7 @@ class TilingEngine:
                                     dead = True
                                     break
                             near &= near - 1
-                    if dead:
+                    if dead or level < fewest:
                         pass
                     elif level == 0 and first_to > 0:
                         for q in range(first_to):

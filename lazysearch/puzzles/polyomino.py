@@ -952,8 +952,10 @@ class BitboardTiling:
         copies: tuple[int, ...],
         cover: DLXProblem | None = None,
         neighbours: tuple[int, ...] = (),
+        fewest: int = 0,
     ) -> None:
         self.cells = cells
+        self.fewest = fewest
         self.anchored = anchored
         self.first = first
         self.copies = copies
@@ -1010,6 +1012,12 @@ class BitboardTiling:
             neighbours = tuple(
                 sum(bit[n] for n in g.neighbours(cell) if n in bit) for cell in order
             )
+        # Off the square grid the engine branches on the empty cell with the fewest
+        # placements that still fit (Bedlam cube: 16x fewer nodes, 3.3x faster); on the
+        # square grid the fill order alone is faster (6x10: 2.5M nodes in half the time
+        # of fewest's 0.9M).
+        # (The engine gives each piece a bit of its own: no copies.)
+        fewest = len(order) if board.grid != "square" and max(copies, default=0) <= 1 else 0
         return cls(
             len(order),
             tuple(map(tuple, anchored)),
@@ -1017,16 +1025,21 @@ class BitboardTiling:
             tuple(copies),
             cover.problem,
             neighbours,
+            fewest,
         )
 
     def engine(self) -> Engine:
         module = _native.load("lazysearch.puzzles._tiling")
         engine: Engine = module.TilingEngine(
-            self.cells, self.anchored, self.first, self.copies, self.neighbours
+            self.cells, self.anchored, self.first, self.copies, self.neighbours, self.fewest
         )
         return engine
 
     def fingerprint(self) -> str:
+        if self.fewest:  # another branching rule: another tree
+            return fingerprint(
+                (self.cells, self.anchored, self.first, self.copies, "fewest", self.fewest)
+            )
         if self.neighbours:  # the walled-in check prunes: another tree
             return fingerprint(
                 (self.cells, self.anchored, self.first, self.copies, self.neighbours)
