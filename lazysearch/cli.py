@@ -809,9 +809,15 @@ class _Output:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise CliError(f"cannot write {path}: it is a folder")
+        from .longrun import remove_stale_temporaries
+
+        # The name carries the writer's process id: those of writers killed before they
+        # could clean up (kill -9) are removed here, so that they never pile up.
+        prefix = f".{os.path.basename(path)}.lazysearch-"
+        remove_stale_temporaries(folder, prefix, ".part")
         try:
             fd, self.temp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(path)}.", suffix=".part", dir=folder
+                prefix=f"{prefix}{os.getpid()}.", suffix=".part", dir=folder
             )
         except OSError as exc:
             raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
