@@ -726,10 +726,16 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     (
         lambda a: (
             (_given(a, "time_limit") or _given(a, "node_limit"))
-            and (_given(a, "workers") or _given(a, "scheduler") or _given(a, "estimate"))
+            and (_given(a, "workers") or _given(a, "scheduler"))
+            and not _given(a, "count")
         ),
-        "--time-limit and --node-limit follow one process's search: leave out --workers, "
-        "--scheduler and --estimate",
+        "--time-limit and --node-limit with --workers or --scheduler stop a parallel "
+        "count: add --count, or leave out --workers and --scheduler",
+    ),
+    (
+        lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
+        "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
+        "leave out --estimate",
     ),
     (
         lambda a: (
@@ -1064,6 +1070,8 @@ def _run(
                             every=args.checkpoint_every,
                             stop=lambda: runner.stop_requested,
                             command=args.command,
+                            deadline=runner.deadline,
+                            nodes=getattr(args, "node_limit", None),
                         )
                 else:
                     search.count(callback=runner.tick)
@@ -1082,6 +1090,20 @@ def _run(
                     runner.tick(search)
             runner.checkpoint(search)
     except longrun.OutOfBudget as which:
+        if len(which.args) > 1:  # a parallel count: its finished subtrees
+            limit, found, done, planned_tasks, spent = which.args
+            going_on = (
+                f"go on with --resume {args.checkpoint}"
+                if args.checkpoint
+                else "--checkpoint FILE saves the finished subtrees to go on with --resume FILE"
+            )
+            print(
+                f"lazysearch {args.command}: {tag.text}{limit} reached after {found} "
+                f"solution{'' if found == 1 else 's'} in {done} of {planned_tasks} subtrees "
+                f"({spent} nodes in this run); {going_on}",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
         walked = search.progress()
         rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
         going_on = (

@@ -16,6 +16,7 @@ import itertools
 import math
 import os
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -383,6 +384,8 @@ def count(
     every: float | None = None,
     stop: Callable[[], bool] | None = None,
     command: str = "library",
+    deadline: float | None = None,
+    nodes: int | None = None,
 ) -> int:
     """Count the solutions ``search`` has left, in parallel; the search is then done.
 
@@ -413,6 +416,13 @@ def count(
         written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
     command:
         Recorded in the run file, and checked when resuming from it.
+    deadline, nodes:
+        A budget: when ``time.monotonic()`` has passed ``deadline``, or the subtrees
+        finished in this call have entered ``nodes`` nodes or more, looked at as
+        subtrees finish (so a run may go on past it by the subtrees under way), the
+        run file is written and :class:`lazysearch.longrun.OutOfBudget` raised with
+        the limit reached, the solutions of the finished subtrees, and how many of the
+        plan's subtrees are finished and planned.
 
     Returns the count of what ``search`` had left (with ``resume``: what it had left at
     the start of the run the file began).
@@ -443,11 +453,25 @@ def count(
     left = plan.left()
     tasks = [plan.tasks[i] for i in left]
 
-    def finished(j: int, found: int, nodes: int) -> None:
-        plan.finished(left[j], found, nodes)
+    spent = 0  # nodes of the subtrees finished in this call
+
+    def finished(j: int, found: int, entered: int) -> None:
+        nonlocal spent
+        plan.finished(left[j], found, entered)
+        spent += entered
         if stop is not None and stop():
             plan.save()
             raise longrun.Stop(plan.record["found"])
+        which = None
+        if deadline is not None and time.monotonic() >= deadline:
+            which = "time limit"
+        elif nodes is not None and spent >= nodes:
+            which = "node limit"
+        if which is not None and len(plan.done) < len(plan.tasks):
+            plan.save()
+            raise longrun.OutOfBudget(
+                which, plan.record["found"], len(plan.done), len(plan.tasks), spent
+            )
 
     try:
         if executor is not None:
@@ -558,8 +582,6 @@ class _Liveness:
     def check(self, pending: int, total: int) -> None:
         """Raise :class:`LazysearchError` when the cluster has had no worker for
         :data:`NO_WORKERS_GRACE` seconds while ``pending`` of ``total`` batches wait."""
-        import time
-
         if self.client is None:
             return
         try:
