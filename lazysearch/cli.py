@@ -740,10 +740,16 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     (
         lambda a: (
             (_given(a, "time_limit") or _given(a, "node_limit"))
-            and (_given(a, "workers") or _given(a, "scheduler") or _given(a, "estimate"))
+            and (_given(a, "workers") or _given(a, "scheduler"))
+            and not _given(a, "count")
         ),
-        "--time-limit and --node-limit follow one process's search: leave out --workers, "
-        "--scheduler and --estimate",
+        "--time-limit and --node-limit with --workers or --scheduler stop a parallel "
+        "count: add --count, or leave out --workers and --scheduler",
+    ),
+    (
+        lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
+        "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
+        "leave out --estimate",
     ),
     (
         lambda a: (
@@ -823,9 +829,15 @@ class _Output:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise CliError(f"cannot write {path}: it is a folder")
+        from .longrun import remove_stale_temporaries
+
+        # The name carries the writer's process id: those of writers killed before they
+        # could clean up (kill -9) are removed here, so that they never pile up.
+        prefix = f".{os.path.basename(path)}.lazysearch-"
+        remove_stale_temporaries(folder, prefix, ".part")
         try:
             fd, self.temp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(path)}.", suffix=".part", dir=folder
+                prefix=f"{prefix}{os.getpid()}.", suffix=".part", dir=folder
             )
         except OSError as exc:
             raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -1072,6 +1084,8 @@ def _run(
                             every=args.checkpoint_every,
                             stop=lambda: runner.stop_requested,
                             command=args.command,
+                            deadline=runner.deadline,
+                            nodes=getattr(args, "node_limit", None),
                         )
                 else:
                     search.count(callback=runner.tick)
@@ -1090,6 +1104,20 @@ def _run(
                     runner.tick(search)
             runner.checkpoint(search)
     except longrun.OutOfBudget as which:
+        if len(which.args) > 1:  # a parallel count: its finished subtrees
+            limit, found, done, planned_tasks, spent = which.args
+            going_on = (
+                f"go on with --resume {args.checkpoint}"
+                if args.checkpoint
+                else "--checkpoint FILE saves the finished subtrees to go on with --resume FILE"
+            )
+            print(
+                f"lazysearch {args.command}: {tag.text}{limit} reached after {found} "
+                f"solution{'' if found == 1 else 's'} in {done} of {planned_tasks} subtrees "
+                f"({spent} nodes in this run); {going_on}",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
         walked = search.progress()
         rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
         going_on = (

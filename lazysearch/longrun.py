@@ -95,13 +95,19 @@ def _remove_stale_temporaries(path: str) -> None:
     -9`` between creating one and renaming it), so that they never pile up; a live
     process's file (a writer at work) is left alone."""
     folder = os.path.dirname(os.path.abspath(path))
-    prefix = _temporary_prefix(path)
+    remove_stale_temporaries(folder, _temporary_prefix(path), ".tmp")
+
+
+def remove_stale_temporaries(folder: str, prefix: str, suffix: str) -> None:
+    """Remove the files of ``folder`` named ``prefix``, a process id, ``.``, anything,
+    ``suffix``, whose process is gone: temporary files of writers killed before they
+    could remove or rename them.  A live process's file is left alone."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
+        if not (name.startswith(prefix) and name.endswith(suffix)):
             continue
         pid = name[len(prefix) :].split(".", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):

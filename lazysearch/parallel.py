@@ -16,6 +16,7 @@ import itertools
 import math
 import os
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -383,6 +384,8 @@ def count(
     every: float | None = None,
     stop: Callable[[], bool] | None = None,
     command: str = "library",
+    deadline: float | None = None,
+    nodes: int | None = None,
 ) -> int:
     """Count the solutions ``search`` has left, in parallel; the search is then done.
 
@@ -413,6 +416,13 @@ def count(
         written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
     command:
         Recorded in the run file, and checked when resuming from it.
+    deadline, nodes:
+        A budget: when ``time.monotonic()`` has passed ``deadline``, or the subtrees
+        finished in this call have entered ``nodes`` nodes or more, looked at as
+        subtrees finish (so a run may go on past it by the subtrees under way), the
+        run file is written and :class:`lazysearch.longrun.OutOfBudget` raised with
+        the limit reached, the solutions of the finished subtrees, and how many of the
+        plan's subtrees are finished and planned.
 
     Returns the count of what ``search`` had left (with ``resume``: what it had left at
     the start of the run the file began).
@@ -443,11 +453,25 @@ def count(
     left = plan.left()
     tasks = [plan.tasks[i] for i in left]
 
-    def finished(j: int, found: int, nodes: int) -> None:
-        plan.finished(left[j], found, nodes)
+    spent = 0  # nodes of the subtrees finished in this call
+
+    def finished(j: int, found: int, entered: int) -> None:
+        nonlocal spent
+        plan.finished(left[j], found, entered)
+        spent += entered
         if stop is not None and stop():
             plan.save()
             raise longrun.Stop(plan.record["found"])
+        which = None
+        if deadline is not None and time.monotonic() >= deadline:
+            which = "time limit"
+        elif nodes is not None and spent >= nodes:
+            which = "node limit"
+        if which is not None and len(plan.done) < len(plan.tasks):
+            plan.save()
+            raise longrun.OutOfBudget(
+                which, plan.record["found"], len(plan.done), len(plan.tasks), spent
+            )
 
     try:
         if executor is not None:
@@ -479,7 +503,7 @@ def _count_on(
 ) -> None:
     """Count ``tasks`` on ``executor``, ``finished(index, found, nodes)`` for each as its
     batch comes back (a batch's count is given to its first subtree, 0 to the others)."""
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     if len(tasks) >= SMALL_SPLIT * n_workers:
         # many small ones: a round trip for each would cost more than its work
@@ -491,30 +515,93 @@ def _count_on(
     futures = {
         executor.submit(count_task, problem, [tasks[i] for i in batch]): batch for batch in batches
     }
+    alive = _Liveness(executor)
     try:
         lost: list[BaseException] = []
-        for future in as_completed(futures):
-            try:
-                found, nodes = future.result()
-            except LazysearchError:
-                raise
-            except Exception as exc:  # the cluster lost it (a scheduler gone): the
-                lost.append(exc)  # others may still come back, and are kept
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, timeout=LOOK_EVERY, return_when=FIRST_COMPLETED)
+            if not ready:
+                alive.check(len(pending), len(futures))
                 continue
-            batch = futures[future]
-            finished(batch[0], found, nodes)
-            for i in batch[1:]:
-                finished(i, 0, 0)
+            for future in ready:
+                try:
+                    found, nodes = future.result()
+                except LazysearchError:
+                    raise
+                except Exception as exc:  # the cluster lost it (a scheduler gone):
+                    lost.append(exc)  # the others may still come back, and are kept
+                    continue
+                batch = futures[future]
+                finished(batch[0], found, nodes)
+                for i in batch[1:]:
+                    finished(i, 0, 0)
         if lost:
             first = lost[0]
+            reason = f"{first}" or "no reason given"
+            if alive.client is not None and all(_cancelled(exc) for exc in lost):
+                reason = (
+                    "the Dask scheduler is gone or dropped this client, and every task it "
+                    "held was cancelled"
+                )
+            why = f"{type(first).__name__}: {reason}"
             raise LazysearchError(
                 f"the executor lost {len(lost)} of {len(futures)} batches of subtrees "
-                f"({type(first).__name__}: {first or 'no reason given'}); the subtrees that "
-                "finished are kept in the run file, if there is one (--resume)"
+                f"({why}); the subtrees that finished are kept in the run file, if there "
+                "is one (--resume)"
             )
     finally:
         for future in futures:
             future.cancel()
+
+
+#: Seconds between looks at a cluster's workers while a count waits on it.
+LOOK_EVERY = 1.0
+#: Seconds a Dask cluster may have no worker at all (all killed, none restarted) before
+#: a count on it fails, rather than wait for ever: a nanny restarts a killed worker in a
+#: few seconds, and a cluster being scaled up may start empty.
+NO_WORKERS_GRACE = 30.0
+
+
+def _cancelled(exc: BaseException) -> bool:
+    from concurrent.futures import CancelledError
+
+    return isinstance(exc, CancelledError) or "Cancelled" in type(exc).__name__
+
+
+class _Liveness:
+    """Whether the cluster behind an executor still has workers (for a Dask
+    ``Client.get_executor()``, whose client it asks; other executors are trusted: a
+    process pool breaks, and says so, when its processes die)."""
+
+    def __init__(self, executor: Executor) -> None:
+        self.client: Any = getattr(executor, "_client", None)
+        self.since: float | None = None  # when the cluster was first seen without workers
+        self.address = getattr(getattr(self.client, "scheduler", None), "address", None)
+
+    def check(self, pending: int, total: int) -> None:
+        """Raise :class:`LazysearchError` when the cluster has had no worker for
+        :data:`NO_WORKERS_GRACE` seconds while ``pending`` of ``total`` batches wait."""
+        if self.client is None:
+            return
+        try:
+            workers = len(self.client.nthreads())
+        except Exception:  # the scheduler unreachable: its futures say so when cancelled
+            return
+        if workers:
+            self.since = None
+            return
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        elif now - self.since >= NO_WORKERS_GRACE:
+            where = f" at {self.address}" if self.address else ""
+            raise LazysearchError(
+                f"the Dask cluster{where} has had no worker for {NO_WORKERS_GRACE:g} s "
+                f"(all killed or gone), with {pending} of {total} batches of subtrees "
+                "not counted; the subtrees that finished are kept in the run file, if "
+                "there is one (--resume on a cluster with workers)"
+            )
 
 
 def _own_pool(n_workers: int) -> ProcessPoolExecutor:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lazysearch import knights, queens
+from lazysearch import knights, longrun, parallel, queens
 from lazysearch.cli import EXIT_BUDGET, main
 
 
@@ -88,11 +88,62 @@ def test_cli_listing_within_budgets_prints_each_solution_once(
 def test_cli_budgets_are_refused_where_they_cannot_apply(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["queens", "8", "--count", "--workers", "2", "--time-limit", "5"]) == 2
-    assert "leave out --workers" in capsys.readouterr().err
+    assert main(["queens", "8", "--workers", "2", "--time-limit", "5"]) == 2
+    assert "stop a parallel count: add --count" in capsys.readouterr().err
+    assert main(["queens", "8", "--estimate", "--node-limit", "5"]) == 2
+    assert "leave out --estimate" in capsys.readouterr().err
     assert main(["knights", "5", "--count", "--node-limit", "5"]) == 2
     assert "knights --count adds up" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["queens", "8", "--time-limit", "0"])
     assert exit_info.value.code == 2
     assert "--time-limit: a number of seconds > 0, got '0'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("limit", "workers"),
+    [
+        (["--node-limit", "20000"], "2"),  # queens 11: 166,926 nodes
+        (["--time-limit", "0.001"], "2"),  # spent at the first subtree
+        (["--node-limit", "1"], "3"),
+    ],
+)
+def test_cli_parallel_count_within_budgets_resumes_to_the_exact_total(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: list[str], workers: str
+) -> None:
+    path = str(tmp_path / "run.json")
+    args = ["queens", "11", "--count", "-q", "--workers", workers, *limit, "--checkpoint", path]
+    stops, found = 0, -1
+    while (status := main(args + (["--resume", path] if stops else []))) == EXIT_BUDGET:
+        stops += 1
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.count("\n") == 1 and "limit reached after" in captured.err
+        assert f"--resume {path}" in captured.err and " subtrees (" in captured.err
+        record = longrun.load(path, command="queens", mode="count")
+        assert found < record["found"] <= 2680  # every run finishes a subtree or more
+        found = record["found"]
+        assert stops < 1000
+    assert status == 0 and stops >= 2
+    assert capsys.readouterr().out.strip() == "2680"
+
+
+def test_parallel_count_within_a_node_budget_from_the_library(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    stops = 0
+    while True:
+        try:
+            total = parallel.count(
+                queens(10).search,
+                workers=2,
+                checkpoint=path,
+                resume=path if stops else None,
+                nodes=2000,
+            )
+            break
+        except longrun.OutOfBudget as out:
+            which, found, done, planned, spent = out.args
+            assert which == "node limit" and spent >= 2000 and 0 < done < planned
+            assert found == longrun.load(path, command="library", mode="count")["found"]
+            stops += 1
+    assert total == 724 and stops >= 2

@@ -1,0 +1,84 @@
+"""The temporary file behind ``-o FILE``: a run killed (``kill -9``, SIGTERM) leaves it
+behind, and the next run writing beside it removes it; a live run's is left alone."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lazysearch.cli import main
+
+
+def _start_writer(out: Path) -> subprocess.Popen[bytes]:
+    """A listing of 16 queens (14,772,512 solutions: minutes) into ``out``, running
+    once its temporary file exists."""
+    before = set(out.parent.iterdir())
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "lazysearch", "queens", "16", "-q", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    end = time.monotonic() + 120
+    while not [p for p in set(out.parent.iterdir()) - before if p.suffix == ".part"]:
+        if time.monotonic() > end or writer.poll() is not None:
+            writer.kill()
+            raise AssertionError("the writer made no temporary file")
+        time.sleep(0.01)
+    return writer
+
+
+def _parts(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.suffix == ".part")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_runs_temporary_output_is_removed_by_the_next_run(
+    tmp_path: Path, how: signal.Signals, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "queens.txt"
+    killed = _start_writer(out)
+    try:
+        (left,) = _parts(tmp_path)
+        assert left.startswith(f".queens.txt.lazysearch-{killed.pid}.")
+        killed.send_signal(how)  # a process this test started
+        assert killed.wait(60) == -how
+    finally:
+        if killed.poll() is None:
+            killed.kill()
+            killed.wait(60)
+    assert _parts(tmp_path) == [left]  # what the kill left behind
+    live = _start_writer(out)
+    try:
+        (writing,) = set(_parts(tmp_path)) - {left}
+        assert main(["queens", "6", "-q", "-o", str(out)]) == 0
+        # the dead writer's file is gone, the live one's kept, and the run's own in place
+        assert _parts(tmp_path) == [writing]
+        assert out.read_text().count(":\n") == 4  # "1:" then the board, for each
+    finally:
+        live.kill()
+        live.wait(60)
+    assert main(["queens", "5", "-q", "-o", str(out)]) == 0
+    assert _parts(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["queens.txt"]
+    assert out.read_text().count(":\n") == 10
+
+
+def test_other_files_beside_the_output_are_left_alone(tmp_path: Path) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # reaped: its pid names no process (until the system reuses it)
+    keep = [
+        f".other.txt.lazysearch-{dead.pid}.abc.part",  # another output's
+        f".queens.txt.{dead.pid}.abc.part",  # not ours (no lazysearch- in it)
+        f".queens.txt.lazysearch-{dead.pid}.abc.tmp",  # not a .part
+        "notes.part",
+    ]
+    gone = f".queens.txt.lazysearch-{dead.pid}.abc.part"
+    for name in [*keep, gone]:
+        (tmp_path / name).write_text("x")
+    assert main(["queens", "4", "-q", "-o", str(tmp_path / "queens.txt")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*keep, "queens.txt"])
