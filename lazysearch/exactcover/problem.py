@@ -242,18 +242,7 @@ class MCCProblem(DLXProblem):
 
     def engine(self) -> Engine:
         mcc = _native.load("lazysearch.exactcover._mcc")
-        engine: Engine = mcc.MCCEngine(
-            self.primary,
-            self.secondary,
-            self.option_items,
-            self.option_colors,
-            self.lower,
-            self.upper,
-            self.costs,
-            self.seed,
-            self.cost_lo,
-            self.cost_hi,
-        )
+        engine: Engine = mcc.MCCEngine(*self._identity())  # the engine's arguments, in order
         return engine
 
     def window(self, lo: int, hi: int) -> MCCProblem:
