@@ -1119,7 +1119,11 @@ def _run(
             )
             return EXIT_BUDGET
         walked = search.progress()
-        rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
+        guess = ""
+        if not getattr(args, "cheapest", None):
+            # (A cost search prunes by cost: an estimate of the whole tree says nothing.)
+            rest = search.estimate(1000, seed=0).solutions * (1.0 - walked)
+            guess = f"about {rest:.3g} more by Knuth's estimate; "
         going_on = (
             f"go on with --resume {args.checkpoint}"
             if args.checkpoint
@@ -1128,8 +1132,7 @@ def _run(
         print(
             f"lazysearch {args.command}: {tag.text}{which} reached after {runner.found} "
             f"solution{'' if runner.found == 1 else 's'}, {search.stats.nodes} nodes, "
-            f"{100 * walked:.1f}% of the tree; about {rest:.3g} more by Knuth's estimate; "
-            f"{going_on}",
+            f"{100 * walked:.1f}% of the tree; {guess}{going_on}",
             file=sys.stderr,
         )
         return EXIT_BUDGET

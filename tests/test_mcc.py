@@ -426,6 +426,8 @@ def test_cli_cheapest_goes_on_in_node_limited_steps(
     assert status == 0
     assert 3 <= len(steps) < 20  # 3,744 nodes in steps of 1,000 or so
     assert "".join(step.out for step in steps) == whole
+    # A stop says how far the walk got, without an estimate of the unpruned tree.
+    assert "reached after" in steps[0].err and "Knuth's estimate" not in steps[0].err
 
 
 @pytest.mark.parametrize(
