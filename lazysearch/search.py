@@ -434,7 +434,8 @@ def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:
     """One random probe from node ``prefix`` down to a leaf: Knuth's estimates of the
     number of nodes and of solutions below it (products of the branching degrees)."""
     engine.restart()
-    engine.replay(list(prefix))
+    if not engine.replay(list(prefix)):
+        raise CheckpointError(f"prefix {brief(list(prefix))} is not a node of this problem")
     weight = 1
     nodes = 1
     while True:
@@ -445,7 +446,14 @@ def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:
             return nodes, 0
         weight *= b
         nodes += weight
-        engine.replay([rng.randrange(b)])
+        k = rng.randrange(b)
+        if not engine.replay([k]):
+            # An engine whose branching() promises a choice that replay() cannot take
+            # would otherwise make the probe loop for ever on the same node.
+            raise RuntimeError(
+                f"{type(engine).__name__}.branching() gave {b} choices but choice {k} "
+                "could not be taken (an engine bug)"
+            )
 
 
 def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:

@@ -189,3 +189,41 @@ def test_compiled_matches_the_build() -> None:
         if expected is None:
             pytest.skip("LAZYSEARCH_EXPECT_COMPILED not set")
         assert lazysearch.compiled() is expected
+
+
+class _Overpromising:
+    """An engine whose root promises two choices but whose second cannot be taken."""
+
+    def restart(self) -> None:
+        self.depth = 0
+
+    def replay(self, ks: list[int]) -> bool:
+        if any(k != 0 for k in ks):
+            return False
+        self.depth += len(ks)
+        return True
+
+    def branching(self) -> int:
+        return 2 if self.depth < 3 else -1
+
+
+def test_a_probe_refuses_an_engine_that_promises_a_choice_it_cannot_take() -> None:
+    import random
+
+    from lazysearch.search import probe
+
+    class PicksOne:
+        def randrange(self, b: int) -> int:
+            return b - 1
+
+    with pytest.raises(RuntimeError, match=r"gave 2 choices but choice 1"):
+        probe(_Overpromising(), [], PicksOne())  # type: ignore[arg-type]
+
+    # Taking only choice 0, the same engine is probed to its leaf: 1 + 2 + 4 + 8 nodes.
+    class PicksZero:
+        def randrange(self, b: int) -> int:
+            return 0
+
+    assert probe(_Overpromising(), [], PicksZero()) == (15, 8)  # type: ignore[arg-type]
+    with pytest.raises(CheckpointError, match=r"prefix \[1\] is not a node"):
+        probe(_Overpromising(), [1], random.Random(1))  # type: ignore[arg-type]
