@@ -14,7 +14,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 CORE = [
-    "lazysearch/exactcover/_machine.py",  # first: the base of the three after it
+    "lazysearch/exactcover/_machine.py",  # first: the base of the engines in BASE
     "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/exactcover/_mcc.py",
@@ -34,6 +34,7 @@ BASE = {
     "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
+    "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
 }
 
 

@@ -1,9 +1,10 @@
-"""The part of the exact-cover engines that is not their search: one explicit stack.
+"""The part of the search engines that is not their search: one explicit stack.
 
-Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`) subclasses :class:`Machine`
-and adds its data and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the
-choice taken at level ``t`` (engine-specific: a node, a cell), ``k[t]`` its index among
-the node's children and ``d[t]`` their number.  The *position* is ``k[0..level)``, plain
+Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`, and the polyomino tiling
+engine :mod:`lazysearch.puzzles._tiling`) subclasses :class:`Machine` and adds its data
+and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice taken at level
+``t`` (engine-specific: a node, a cell, a placement), ``k[t]`` its index among the
+node's children and ``d[t]`` their number.  The *position* is ``k[0..level)``, plain
 data from which the whole stack is rebuilt by :meth:`Machine.replay`, which walks the
 engine's own ``run()`` along given indices (``replay_k[0..replay_end)``), counting no
 node and reporting no leaf.

@@ -40,14 +40,17 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
-ENTER = 0
-LEAF = 1
-DONE = 2
-SOLUTION = 1
-CUT = 2
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
+
+__all__ = ["CUT", "DONE", "ENTER", "LEAF", "SOLUTION", "TilingEngine"]
 
 #: The index of a word's lowest set bit, by de Bruijn's multiplication (Leiserson,
 #: Prokop and Randall 1998): ``DEBRUIJN * low`` puts a distinct 6-bit pattern on top.
@@ -63,7 +66,7 @@ def _lowest_bit_table() -> list[int]:
 
 
 @cython.cclass
-class TilingEngine:
+class TilingEngine(Machine):
     """``cells`` cells numbered in fill order; placement ``q`` puts piece ``piece[q]``
     on the cells of ``masks[q]`` and takes the secondary bits ``secs[q]``; ``option[q]``
     names it in :meth:`solution`; piece ``p`` has ``copies[p]`` copies."""
@@ -74,16 +77,11 @@ class TilingEngine:
     option: cython.int[::1]
     start: cython.int[::1]
     left: cython.int[::1]
-    copies0: object
     lowest: cython.int[::1]
     boards: cython.ulonglong[::1]
     taken: cython.ulonglong[::1]
-    x: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
     base: cython.int[::1]
     alt: cython.int[::1]
-    replay_k: cython.int[::1]
     halo: cython.ulonglong[::1]
     nbr: cython.ulonglong[::1]
     live_id: cython.int[::1]
@@ -99,15 +97,6 @@ class TilingEngine:
     fewest: cython.int
     stride: cython.int
     n_rest: cython.int
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    leaf_kind = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    bad_replay: cython.bint
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -154,8 +143,8 @@ class TilingEngine:
             halo.append(near & ~p[1])
         self.nbr = _buffers.words(nbr, COMPILED)
         self.halo = _buffers.words(halo or [0], COMPILED)
-        self.copies0 = list(copies)
-        self.left = _buffers.ints(list(copies), COMPILED)
+        left = _buffers.ints(list(copies), COMPILED)
+        self.left = left
         self.lowest = _buffers.ints(_lowest_bit_table(), COMPILED)
         depth = sum(copies) + 1
         widest = max([len(first)] + [len(g) for g in anchored])
@@ -199,49 +188,11 @@ class TilingEngine:
         self.live_n = _buffers.zeros(depth + 1, COMPILED)
         self.boards = _buffers.words([0] * (depth + 1), COMPILED)
         self.taken = _buffers.words([0] * (depth + 1), COMPILED)
-        self.x = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
         self.alt = _buffers.zeros(depth * widest + 1, COMPILED)
-        self.cut_depth = depth + 1
-        self.nodes = 0
-        self.solutions = 0
-        self.restart()
-
-    def restart(self) -> None:
-        """Back to the root, every copy in hand."""
-        i: cython.Py_ssize_t
-        for i in range(len(self.copies0)):
-            self.left[i] = self.copies0[i]
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
-
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ..."""
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) >= len(self.x):
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
+        # The machine's stack and replay; restart() puts every copy back in hand.
+        self._allocate(n_pieces, cells + n_pieces, depth)
+        self._keep([left])
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a solution, else its number of children."""
@@ -310,12 +261,6 @@ class TilingEngine:
         free = ~board & self.full
         c = (free & -free).bit_length() - 1
         return self.start[c * self.n_pieces], self.start[(c + 1) * self.n_pieces]
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def solution(self) -> tuple[int, ...]:
         """The options (as numbered by the caller, ascending) of the placements made."""
