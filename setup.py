@@ -35,6 +35,7 @@ BASE = {
     "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
     "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
+    "lazysearch.knights._tour": "lazysearch.exactcover._machine",
 }
 
 

@@ -1,9 +1,10 @@
 """The part of the search engines that is not their search: one explicit stack.
 
-Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`, and the polyomino tiling
-engine :mod:`lazysearch.puzzles._tiling`) subclasses :class:`Machine` and adds its data
+Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`, the polyomino tiling engine
+:mod:`lazysearch.puzzles._tiling` and the knight's tour engine
+:mod:`lazysearch.knights._tour`) subclasses :class:`Machine` and adds its data
 and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice taken at level
-``t`` (engine-specific: a node, a cell, a placement), ``k[t]`` its index among the
+``t`` (engine-specific: a node, a cell, a placement, a square), ``k[t]`` its index among the
 node's children and ``d[t]`` their number.  The *position* is ``k[0..level)``, plain
 data from which the whole stack is rebuilt by :meth:`Machine.replay`, which walks the
 engine's own ``run()`` along given indices (``replay_k[0..replay_end)``), counting no
@@ -48,14 +49,17 @@ class Machine:
     items among ``n_items``, whose stack holds at most ``depth - 1`` levels (the fields
     are declared in ``_machine.pxd``)."""
 
-    def _allocate(self, primary: int, n_items: int, depth: int) -> None:
-        """Allocate the stack and go to the root, with no node counted yet."""
+    def _allocate(self, primary: int, n_items: int, depth: int, lazy: bool = False) -> None:
+        """Allocate the stack and go to the root, with no node counted yet.  ``lazy``
+        leaves the replay buffer to the first :meth:`replay` that needs it (boards of
+        10^8 squares: 4 bytes a level that a search that is never replayed does not use).
+        """
         self.n_primary = primary
         self.n_items = n_items
         self.x = _buffers.zeros(depth, COMPILED)
         self.k = _buffers.zeros(depth, COMPILED)
         self.d = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
+        self.replay_k = _buffers.zeros(1 if lazy else depth, COMPILED)
         self._kept = []
         self._root()
         self.nodes = 0
@@ -100,6 +104,8 @@ class Machine:
             return False
         start: cython.int = self.level
         t: cython.int
+        if len(self.replay_k) < len(self.x):
+            self.replay_k = _buffers.zeros(len(self.x), COMPILED)
         for t in range(len(ks)):
             if ks[t] < 0:
                 return False

@@ -47,14 +47,17 @@ import array
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
-ENTER = 0
-LEAF = 1
-DONE = 2
-SOLUTION = 1
-CUT = 2
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
+
+__all__ = ["CUT", "DONE", "ENTER", "LEAF", "MOVES", "SOLUTION", "KnightEngine"]
 
 #: The eight knight's moves in the order that breaks the last ties: (row, column) steps.
 MOVES = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
@@ -67,14 +70,15 @@ def _bytes(size: int, typecode: str) -> object:
 
 
 @cython.cclass
-class KnightEngine:
+class KnightEngine(Machine):
     """The tour machine for one board; see the module notes for the rules it applies.
 
     ``starts`` lists the start squares (level 0's choices) as board indices
     ``row * cols + col``; ``closed`` asks for tours that end a move away from their
     start; ``second``, when ``>= 0``, is the only square allowed second (to count each
     closed tour through a corner once); ``moves`` orders the eight moves for the last
-    tie-break.
+    tie-break.  The path is the machine's stack ``x`` (squares, as indices of the padded
+    board).
     """
 
     offs: cython.int[::1]
@@ -83,12 +87,8 @@ class KnightEngine:
     free: cython.uchar[::1]
     deg: cython.schar[::1]
     keys: cython.longlong[::1]
-    path: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
     cand: cython.uchar[::1]
     starts: cython.int[::1]
-    replay_k: cython.int[::1]
 
     rows: cython.int
     cols: cython.int
@@ -100,16 +100,7 @@ class KnightEngine:
     ones: cython.int
     _starts: tuple[int, ...]
     _second: int
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    leaf_kind = cython.declare(cython.int, visibility="public")
     children: cython.int
-    bad_replay: cython.bint
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -136,18 +127,12 @@ class KnightEngine:
         self.deg = _bytes(size, "b")
         self.keys = _buffers.zeros64(8, COMPILED)
         depth = self.n_squares + 1
-        self.path = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
         self.cand = _bytes(8 * depth, "B")
-        self.replay_k = _buffers.zeros(1, COMPILED)  # sized by replay(), when one is asked for
         self.starts = _buffers.ints(
             [(s // cols + 2) * width + s % cols + 2 for s in starts] or [0], COMPILED
         )
         self.second = -1 if second < 0 else (second // cols + 2) * width + second % cols + 2
-        self.cut_depth = depth + 1
-        self.nodes = 0
-        self.solutions = 0
+        self._allocate(0, self.n_squares, depth, True)  # the stack, replayed only if asked
         self.restart()
 
     def restart(self) -> None:
@@ -178,39 +163,7 @@ class KnightEngine:
                     ones += 1
         self.ones = ones
         self.anchor = -1
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
-
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
-
-        Returns False when a choice does not exist; the engine must then be
-        ``restart()``-ed before further use.
-        """
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) > self.n_squares:
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        if len(self.replay_k) < self.n_squares + 1:
-            self.replay_k = _buffers.zeros(self.n_squares + 1, COMPILED)
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
+        self._root()
 
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a complete tour, else its number of children.
@@ -229,19 +182,13 @@ class KnightEngine:
         self.state = ENTER
         return b
 
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
-
     def solution(self) -> tuple[tuple[int, int], ...]:
         """The path on the stack as ``(row, col)`` pairs (a typed loop that shares the
         row and column numbers between pairs: boards of millions of squares)."""
         numbers: list[int] = list(range(max(self.rows, self.cols)))
         out: list[tuple[int, int]] = [(0, 0)] * self.level
         width: cython.int = self.width
-        path: cython.int[::1] = self.path
+        path: cython.int[::1] = self.x
         t: cython.int
         for t in range(self.level):
             out[t] = (numbers[path[t] // width - 2], numbers[path[t] % width - 2])
@@ -253,7 +200,7 @@ class KnightEngine:
         level: cython.int = self.level
         out = array.array("I", [0]) * level  # exactly (bytes() would add 1/16)
         codes: cython.uint[::1] = out
-        path: cython.int[::1] = self.path
+        path: cython.int[::1] = self.x
         width: cython.int = self.width
         cols: cython.uint = self.cols
         t: cython.int
@@ -278,7 +225,7 @@ class KnightEngine:
         offs: cython.int[::1] = self.offs
         step_r: cython.int[::1] = self.step_r
         step_c: cython.int[::1] = self.step_c
-        path: cython.int[::1] = self.path
+        path: cython.int[::1] = self.x
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
         cand: cython.uchar[::1] = self.cand
