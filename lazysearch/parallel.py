@@ -655,65 +655,251 @@ def iterate(
     At most two tasks per worker are in flight beyond the one being read, so a consumer
     that stops early leaves little work behind.  Reading to the end marks the search
     done; stopping early leaves it where it was (use a fresh stream afterwards).
+    :class:`Listing` does the same with a run file, to stop and go on.
     """
-    n_workers, tasks, _, above = _plan(search, workers, executor, depth)
-    own = executor is None
-    pool: Executor = _own_pool(n_workers) if executor is None else executor
-    window = 2 * n_workers + 1
-    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]] = deque()
-    queue = iter(tasks)
+    return iter(Listing(search, workers=workers, executor=executor, depth=depth))
 
-    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
-        try:
-            return pool.submit(solutions_task, search.problem, *task, PIECE)
-        except BrokenProcessPool as exc:  # seen when its turn to be read comes
-            failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
-            failed.set_exception(exc)
-            return failed
 
-    def submit_next() -> None:
-        task = next(queue, None)
-        if task is not None:
-            pending.append((task, submit(task)))
+class Listing:
+    """A parallel listing of the raw solutions ``search`` has left, in a plain walk's
+    order, that can keep a run file to stop and go on without writing a solution twice.
 
-    found = 0
-    nodes = above
-    broken = 0  # pools broken in a row, without a subtree read in between
-    try:
-        for _ in range(window):
-            submit_next()
-        while pending:
+    >>> import os, tempfile
+    >>> from lazysearch import queens
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.json")
+    >>> listing = Listing(queens(6).search, workers=2, checkpoint=path)
+    >>> first = next(iter(listing))
+    >>> listing.save()  # the first is written: the file says so
+    >>> rest = list(Listing(queens(6).search, workers=1, resume=path))
+    >>> [first, *rest] == list(queens(6).search)
+    True
+
+    A solution counts as *written* once the consumer asks for the next one (or calls
+    :meth:`save` after its last, as when it stops at a limit); the run file then says so.
+
+    Parameters
+    ----------
+    workers, executor, depth:
+        As for :func:`count`.  The calling process only reads; ``workers`` processes of
+        a pool search (or the executor's).
+    checkpoint:
+        The run file: the plan (the subtrees whose solutions are not all written, in
+        order, and how many of the first one's were), written atomically at most every
+        ``every`` seconds (default 5) between solutions, when ``stop()`` says so, at
+        :meth:`save`, and at the end.
+    resume:
+        A run file to go on from (any number of workers): of a parallel listing, or of a
+        one-process listing (the rest is planned anew).  ``search`` must be fresh.
+    stop:
+        Asked between solutions and, while waiting for a worker, every
+        :data:`LOOK_EVERY_STOP` seconds; when true, the run file is written and
+        :class:`lazysearch.longrun.Stop` raised.
+    note:
+        Called at each write: fields to add to the run file (the command line's count
+        of printed solutions, ``found``, and the length of its output file).
+    command:
+        Recorded in the run file, and checked when resuming from it.
+    """
+
+    def __init__(
+        self,
+        search: Search,
+        *,
+        workers: int | None = None,
+        executor: Executor | None = None,
+        depth: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
+        every: float | None = None,
+        stop: Callable[[], bool] | None = None,
+        note: Callable[[], dict[str, Any]] | None = None,
+        command: str = "library",
+    ) -> None:
+        from . import longrun
+
+        if workers is not None and workers < 1:
+            raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        self.search = search
+        self.path = os.fspath(checkpoint) if checkpoint is not None else None
+        self.every = longrun.DEFAULT_EVERY if every is None else every
+        self.stop = stop
+        self.note = note
+        self.executor = executor
+        self.command = command
+        record: dict[str, Any] | None = None
+        if resume is not None:
+            record = longrun.load(resume, command=command, mode="list")
+            _become(search, search.resume(record["search"]))
+        self.start = search.checkpoint()  # where the plan begins (a resumed run's start)
+        self.found = 0 if record is None else int(record["found"])
+        self.output: int | None = None if record is None else record.get("output")
+        if record is not None and "plan" in record:
+            plan = record["plan"]
+            self.start = record["search"]
+            self.n_workers: int = (
+                workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+            )
+            self.tasks: list[Task] = [
+                (tuple(prefix), tuple(position), int(state))
+                for prefix, position, state in plan["tasks"]
+            ]
+            self.written = int(plan["written"])
+            self.above = int(plan["above"])
+            self.solutions = int(plan["solutions"])
+            self.nodes = int(plan["nodes"])
+        else:
+            self.n_workers, self.tasks, _, self.above = _plan(search, workers, executor, depth)
+            self.written = self.solutions = 0
+            self.nodes = self.above
+        # What is read: the piece being read (its task, and how many of the task's
+        # solutions are written), the tasks sent to the workers, and those not yet sent.
+        self._reading: list[Any] | None = None
+        self._pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]]
+        self._pending = deque()
+        self._todo: deque[Task] = deque(self.tasks)
+        self._last = time.monotonic()
+        self._used = False
+        self.save()  # the plan, before any solution is written
+
+    def left(self) -> list[Task]:
+        """The subtrees whose solutions are not all written yet, in order."""
+        sent = [task for task, _ in self._pending]
+        if self._reading is None:
+            return sent + list(self._todo)
+        task, _, rest = self._reading
+        # The task being read stands for its whole subtree: the rest of it, sent on
+        # ahead, is not listed twice.
+        return [task, *sent[1 if rest else 0 :], *self._todo]
+
+    def save(self) -> None:
+        """Write the run file now (nothing without a ``checkpoint``): every solution
+        yielded so far counts as written."""
+        from . import longrun
+
+        self._last = time.monotonic()
+        if self.path is None:
+            return
+        written = self._reading[1] if self._reading is not None else self.written
+        record: dict[str, Any] = {
+            "format": longrun.RUN_FORMAT,
+            "version": longrun.RUN_VERSION,
+            "command": self.command,
+            "mode": "list",
+            "found": self.solutions,
+            "search": self.start,
+            "plan": longrun.list_plan(
+                self.left(),
+                written=written,
+                above=self.above,
+                solutions=self.solutions,
+                nodes=self.nodes,
+            ),
+        }
+        if self.note is not None:
+            record.update(self.note())
+        longrun.save(self.path, record)
+
+    def _between(self) -> None:
+        """Between two solutions (the one before is written): stop if asked, write the
+        run file when due."""
+        from . import longrun
+
+        if self.stop is not None and self.stop():
+            self.save()
+            raise longrun.Stop
+        if self.path is not None and time.monotonic() - self._last >= self.every:
+            self.save()
+
+    def _result(
+        self, future: Future[tuple[list[tuple[Any, ...]], int, Task | None]]
+    ) -> tuple[list[tuple[Any, ...]], int, Task | None]:
+        """The piece ``future`` brings, asking ``stop()`` while waiting for it."""
+        if self.stop is None:
+            return future.result()
+        while True:
             try:
-                solutions, spent, rest = pending[0][1].result()
-            except BrokenProcessPool:
-                # A worker was killed: its subtree, and those waiting behind it, are
-                # searched again in a new pool (nothing of them was yielded yet).
-                broken += 1
-                if not own or broken > MAX_BROKEN_POOLS:
-                    raise LazysearchError(
-                        f"the worker processes died {broken} times in a row "
-                        "(killed from outside, or out of memory?)"
-                    ) from None
-                _lost(
-                    "a worker process died (killed from outside?); its subtrees are searched again"
-                )
-                pool.shutdown(cancel_futures=True)
-                pool = _own_pool(n_workers)
-                for i, (task, _) in enumerate(pending):
-                    pending[i] = (task, submit(task))
-                continue
-            broken = 0
-            pending.popleft()
-            if rest is not None:  # the rest of this subtree comes next, before the others
-                pending.appendleft((rest, submit(rest)))
-            else:
+                return future.result(timeout=LOOK_EVERY_STOP)
+            except TimeoutError:
+                self._between()
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        if self._used:
+            raise ValueError("a Listing is read once: make a new one to read again")
+        self._used = True
+        return self._walk()
+
+    def _walk(self) -> Iterator[tuple[Any, ...]]:
+        search = self.search
+        own = self.executor is None
+        n_workers = self.n_workers
+        pool: Executor = _own_pool(n_workers) if self.executor is None else self.executor
+        window = 2 * n_workers + 1
+        pending, todo = self._pending, self._todo
+
+        def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
+            try:
+                return pool.submit(solutions_task, search.problem, *task, PIECE)
+            except BrokenProcessPool as exc:  # seen when its turn to be read comes
+                failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
+                failed.set_exception(exc)
+                return failed
+
+        def submit_next() -> None:
+            if todo:
+                task = todo.popleft()
+                pending.append((task, submit(task)))
+
+        broken = 0  # pools broken in a row, without a subtree read in between
+        try:
+            for _ in range(window):
                 submit_next()
-            found += len(solutions)
-            nodes += spent
-            yield from solutions
-        search._finish(found, nodes)
-    finally:
-        for _, future in pending:
-            future.cancel()
-        if own:
-            pool.shutdown(cancel_futures=True)
+            while pending:
+                try:
+                    solutions, spent, rest = self._result(pending[0][1])
+                except BrokenProcessPool:
+                    # A worker was killed: its subtree, and those waiting behind it, are
+                    # searched again in a new pool (nothing of them was yielded yet).
+                    broken += 1
+                    if not own or broken > MAX_BROKEN_POOLS:
+                        raise LazysearchError(
+                            f"the worker processes died {broken} times in a row "
+                            "(killed from outside, or out of memory?)"
+                        ) from None
+                    _lost(
+                        "a worker process died (killed from outside?); "
+                        "its subtrees are searched again"
+                    )
+                    pool.shutdown(cancel_futures=True)
+                    pool = _own_pool(n_workers)
+                    for i, (task, _) in enumerate(pending):
+                        pending[i] = (task, submit(task))
+                    continue
+                broken = 0
+                task, _ = pending.popleft()
+                # Solutions of this task written before (a resumed run): not again.
+                skip = min(self.written, len(solutions))
+                self.written -= skip
+                self._reading = [task, skip, rest is not None]
+                if rest is not None:  # the rest of this subtree comes next, before the others
+                    pending.appendleft((rest, submit(rest)))
+                else:
+                    submit_next()
+                reading = self._reading
+                for solution in itertools.islice(solutions, skip, None):
+                    reading[1] += 1
+                    self.solutions += 1
+                    yield solution
+                    self._between()
+                self.nodes += spent
+                self._reading = None
+            self.save()
+            search._finish(self.solutions, self.nodes)
+        finally:
+            for _, future in pending:
+                future.cancel()
+            if own:
+                pool.shutdown(cancel_futures=True)
+
+
+#: Seconds between looks at ``stop()`` while a listing waits for a worker's piece.
+LOOK_EVERY_STOP = 0.05
