@@ -45,7 +45,12 @@ class Stop(Exception):
 
 class OutOfBudget(Exception):
     """Raised at a safe point when a run's time or node limit is reached, once the
-    checkpoint (if any) is written; its argument says which limit."""
+    checkpoint (if any) is written; its argument says which limit.
+
+    A parallel count's carries its run record (``record``: the plan, with the finished
+    subtrees), to go on from even without a run file."""
+
+    record: dict[str, Any] | None = None
 
 
 def run_record(search: Search, *, command: str, mode: str, found: int) -> dict[str, Any]:
@@ -140,6 +145,25 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     record = read_record(
         path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file", max_chars=MAX_RUN_FILE
     )
+    return check_run(record, path, command=command, mode=mode)
+
+
+def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str, Any]:
+    """``record`` (read from ``path``, or given as a dict: a :class:`Partial`'s run
+    record), checked as :func:`load` checks a run file's.
+
+    >>> check_run({"format": "lazysearch-run"}, "here", command="queens", mode="count")
+    Traceback (most recent call last):
+    ...
+    lazysearch.errors.CheckpointError: here: version None is not 1, the version this ...
+    """
+    if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
+        raise CheckpointError(f"{path}: not a lazysearch run file")
+    if record.get("version") != RUN_VERSION:
+        raise CheckpointError(
+            f"{path}: version {record.get('version')!r} is not {RUN_VERSION}, "
+            "the version this lazysearch reads"
+        )
     if record.get("command") != command:
         raise CheckpointError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"

@@ -13,6 +13,7 @@ processes (:mod:`lazysearch._helpers`).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import random
@@ -28,7 +29,8 @@ from .errors import LazysearchError
 from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
-    from .search import Problem
+    from . import longrun
+    from .search import Partial, Problem
 
 #: Aim for this many subtrees per worker, so that uneven subtrees even out.
 TASKS_PER_WORKER = 8
@@ -380,7 +382,7 @@ def count(
     executor: Executor | None = None,
     depth: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-    resume: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
     every: float | None = None,
     stop: Callable[[], bool] | None = None,
     command: str = "library",
@@ -410,7 +412,9 @@ def count(
     resume:
         A run file to go on from: of a parallel count (only its unfinished subtrees are
         counted, with any number of workers) or of a one-process run (the rest of it is
-        planned anew).  ``search`` must be fresh: it is moved to the file's start.
+        planned anew); or its record as a dict (a :class:`OutOfBudget`'s ``record``, a
+        :func:`count_within`'s ``checkpoint``).  ``search`` must be fresh: it is moved
+        to the file's start.
     stop:
         Asked after each subtree the caller sees finish; when true, the run file is
         written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
@@ -427,18 +431,53 @@ def count(
     Returns the count of what ``search`` had left (with ``resume``: what it had left at
     the start of the run the file began).
     """
+    return _count(
+        search,
+        workers=workers,
+        executor=executor,
+        depth=depth,
+        checkpoint=checkpoint,
+        resume=resume,
+        every=every,
+        stop=stop,
+        command=command,
+        deadline=deadline,
+        nodes=nodes,
+    )[0]
+
+
+def _count(
+    search: Search,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    depth: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+    every: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    command: str = "library",
+    deadline: float | None = None,
+    nodes: int | None = None,
+) -> tuple[int, longrun.PlanFile | None]:
+    """:func:`count`, and its plan (None for a count in one process without one)."""
     from . import longrun
 
     every = longrun.DEFAULT_EVERY if every is None else every
     plan: longrun.PlanFile | None = None
     if resume is not None:
-        record = longrun.load(resume, command=command, mode="count")
+        if isinstance(resume, dict):
+            record = longrun.check_run(resume, "run record", command=command, mode="count")
+            record = json.loads(json.dumps(record))  # its own copy, to keep the plan in
+        else:
+            record = longrun.load(resume, command=command, mode="count")
         _become(search, search.resume(record["search"]))
         if "plan" in record:
             plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
     if plan is None:
-        if workers == 1 and executor is None and depth is None and checkpoint is None:
-            return search.count()
+        one = workers == 1 and executor is None and depth is None and checkpoint is None
+        if one and deadline is None and nodes is None:
+            return search.count(), None
         n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
         if sizes is not None:  # biggest first, so that the last tasks to finish are small
             order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
@@ -469,9 +508,11 @@ def count(
             which = "node limit"
         if which is not None and len(plan.done) < len(plan.tasks):
             plan.save()
-            raise longrun.OutOfBudget(
+            out = longrun.OutOfBudget(
                 which, plan.record["found"], len(plan.done), len(plan.tasks), spent
             )
+            out.record = plan.record
+            raise out
 
     try:
         if executor is not None:
@@ -484,7 +525,87 @@ def count(
     plan.save()
     total = sum(found for found, _ in plan.done.values())
     search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
-    return total
+    return total, plan
+
+
+def count_within(
+    search: Search,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    samples: int = 1000,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+) -> Partial:
+    """Count in parallel for at most ``seconds`` and ``nodes`` nodes, then stop: a
+    :class:`~lazysearch.search.Partial` whose ``checkpoint`` is the run record (the
+    plan and the finished subtrees), to go on with ``resume=`` (any number of workers).
+
+    >>> from lazysearch import queens
+    >>> part = count_within(queens(10).search, nodes=3000, workers=2)
+    >>> part.done, part.found < 724
+    (False, True)
+    >>> rest = count_within(queens(10).search, workers=3, resume=part.checkpoint)
+    >>> rest.done, part.found + rest.found
+    (True, 724)
+
+    The budget is looked at as subtrees finish (see :func:`count`), so a call goes on
+    past it by the subtrees under way, and finishes at least one.  ``found`` is what
+    this call counted; ``progress`` the fraction of the plan's subtrees finished (each
+    weighing the same, so rough); ``rest`` Knuth's estimate of the whole tree's
+    solutions from ``samples`` seeded probes times the fraction not finished.
+    ``checkpoint`` (a path) also keeps the run file.
+
+    Raises
+    ------
+    ValueError
+        For a negative or not finite ``seconds``, ``nodes`` < 1, or ``workers`` < 1.
+    CheckpointError
+        For a ``resume`` record of another problem, or damaged.
+    """
+    from . import longrun
+    from .search import Partial
+
+    if seconds is not None and not 0 <= seconds < math.inf:
+        raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"count_within() needs nodes >= 1, got {nodes!r}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+    before = 0  # the solutions of the plan's subtrees finished before this call
+    if resume is not None:
+        if isinstance(resume, dict):
+            given = longrun.check_run(resume, "run record", command="library", mode="count")
+        else:
+            given = longrun.load(resume, command="library", mode="count")
+        before = int(given["found"]) if "plan" in given else 0
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        total, plan_file = _count(
+            search,
+            workers=workers,
+            executor=executor,
+            checkpoint=checkpoint,
+            resume=resume,
+            deadline=deadline,
+            nodes=nodes,
+        )
+    except longrun.OutOfBudget as out:
+        if out.record is None:
+            raise
+        record = out.record
+    else:
+        if plan_file is None:  # one process, no run file: its search's own record
+            finished = longrun.run_record(search, command="library", mode="count", found=total)
+        else:
+            finished = plan_file.record
+        return Partial(total - before, True, 1.0, 0.0, finished)
+    plan = record["plan"]
+    walked = len(plan["done"]) / max(1, len(plan["tasks"]))
+    rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)
+    return Partial(int(record["found"]) - before, False, walked, rest, record)
 
 
 def _become(search: Search, other: Search) -> None:
