@@ -90,6 +90,7 @@ def _count_beside_helpers(
     tasks: list[Task],
     size: int,
     finished: Callable[[int, int, int], None] | None = None,
+    interrupt: Callable[[], None] | None = None,
 ) -> list[tuple[int, int]]:
     """Count ``tasks`` in the calling process and ``size`` kept helper processes: each
     takes the next subtree no one has taken yet until none is left (see
@@ -101,11 +102,15 @@ def _count_beside_helpers(
     caller's own subtrees.  A helper killed meanwhile loses only what it had not
     reported: those subtrees are counted again in the caller (a
     :class:`WorkerLostWarning` says so), so the total is exact.
+
+    ``interrupt()`` is called every few milliseconds of the caller's own counting and
+    while it waits for the helpers; it may raise (Ctrl-C), and the helpers are stopped.
     """
     if size == 0 or len(tasks) < 2:
         results = []
+        one: Search | None = None
         for i, task in enumerate(tasks):
-            found, nodes = count_task(problem, [task])
+            found, nodes, one = _count_one(problem, task, one, interrupt)
             if finished is not None:
                 finished(i, found, nodes)
             results.append((found, nodes))
@@ -124,12 +129,12 @@ def _count_beside_helpers(
         lost = False
         try:
             for i, task in _helpers.claimed_indexed(tasks, team.counter):
-                found, nodes, search = _count_one(problem, task, search)
+                found, nodes, search = _count_one(problem, task, search, interrupt)
                 part((i, found, nodes))
                 team.poll(part)
         except _helpers.CounterLost:
             lost = True  # a helper died holding the counter: the rest is counted below
-        dead = team.drain(lambda answer: None, part)
+        dead = team.drain(lambda answer: None, part, interrupt)
         left = [i for i in range(len(tasks)) if i not in done]
         if dead or left or lost:
             who = f"{len(dead)} helper processes" if len(dead) > 1 else "a helper process"
@@ -139,7 +144,7 @@ def _count_beside_helpers(
                 "caller, so the count is exact"
             )
             for i in left:
-                found, nodes, search = _count_one(problem, tasks[i], search)
+                found, nodes, search = _count_one(problem, tasks[i], search, interrupt)
                 part((i, found, nodes))
             team.close()
         else:
@@ -167,8 +172,14 @@ def _start_team(problem: Problem, tasks: list[Task], size: int) -> _helpers.Help
     raise AssertionError("unreachable")
 
 
-def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int, int, Search]:
-    """Count one subtree, reusing ``search``'s engine when there is one."""
+def _count_one(
+    problem: Problem,
+    task: Task,
+    search: Search | None,
+    interrupt: Callable[[], None] | None = None,
+) -> tuple[int, int, Search]:
+    """Count one subtree, reusing ``search``'s engine when there is one; ``interrupt()``
+    every chunk of work (a few milliseconds)."""
     prefix, position, state = task
     if search is None:
         search = Search(problem, prefix)
@@ -176,7 +187,8 @@ def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int
         search._move_to(prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
         search._restore(position, state)
-    return search.count(), search.stats.nodes, search
+    found = search.count(None if interrupt is None else lambda _: interrupt())
+    return found, search.stats.nodes, search
 
 
 def _count_claimed(problem: Problem, tasks: list[Task]) -> None:
@@ -514,11 +526,16 @@ def _count(
             out.record = plan.record
             raise out
 
+    def interrupt() -> None:
+        if stop is not None and stop():  # Ctrl-C: at once, not when a subtree finishes
+            plan.save()
+            raise longrun.Stop(plan.record["found"])
+
     try:
         if executor is not None:
-            _count_on(executor, search.problem, tasks, n_workers, finished)
+            _count_on(executor, search.problem, tasks, n_workers, finished, interrupt)
         else:
-            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished, interrupt)
     except BaseException:
         plan.save()  # what finished is kept, to go on from
         raise
@@ -621,9 +638,11 @@ def _count_on(
     tasks: list[Task],
     n_workers: int,
     finished: Callable[[int, int, int], None],
+    interrupt: Callable[[], None] | None = None,
 ) -> None:
     """Count ``tasks`` on ``executor``, ``finished(index, found, nodes)`` for each as its
-    batch comes back (a batch's count is given to its first subtree, 0 to the others)."""
+    batch comes back (a batch's count is given to its first subtree, 0 to the others);
+    ``interrupt()`` every :data:`LOOK_EVERY_STOP` seconds while waiting."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     if len(tasks) >= SMALL_SPLIT * n_workers:
@@ -640,10 +659,15 @@ def _count_on(
     try:
         lost: list[BaseException] = []
         pending = set(futures)
+        looked = time.monotonic()
         while pending:
-            ready, pending = wait(pending, timeout=LOOK_EVERY, return_when=FIRST_COMPLETED)
+            ready, pending = wait(pending, timeout=LOOK_EVERY_STOP, return_when=FIRST_COMPLETED)
+            if interrupt is not None:
+                interrupt()
             if not ready:
-                alive.check(len(pending), len(futures))
+                if time.monotonic() - looked >= LOOK_EVERY:
+                    alive.check(len(pending), len(futures))
+                    looked = time.monotonic()
                 continue
             for future in ready:
                 try:
