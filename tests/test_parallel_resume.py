@@ -191,3 +191,21 @@ def test_a_signal_stops_a_parallel_count_in_the_middle_of_its_subtrees(
     record = longrun.load(path, command="queens", mode="count")
     assert record["plan"]["tasks"] and record["plan"]["done"] == []
     assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
+
+
+def test_cli_statistics_after_a_resumed_parallel_count_cover_the_whole_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run file keeps each finished subtree's nodes: the line after the last
+    resumed run is one uninterrupted run's, not that run's own subtrees'."""
+    assert main(["queens", "11", "--count"]) == 0
+    one = capsys.readouterr().err.split(",")[:2]
+    path = str(tmp_path / "run.json")
+    common = ["queens", "11", "--count", "--checkpoint", path]
+    assert main([*common, "--workers", "2", "--node-limit", "20000"]) == 5
+    assert main([*common, "--workers", "3", "--node-limit", "5000", "--resume", path]) == 5
+    capsys.readouterr()
+    assert main([*common, "--workers", "2", "--resume", path]) == 0
+    out, err = capsys.readouterr()
+    assert out == "2680\n"
+    assert err.split(",")[:2] == one == ["2680 solutions", " 51944 nodes"]
