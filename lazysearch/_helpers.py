@@ -243,7 +243,10 @@ class Helpers:
             self.busy[i] += 1
 
     def drain(
-        self, done: Callable[[Any], None], part: Callable[[Any], None] | None = None
+        self,
+        done: Callable[[Any], None],
+        part: Callable[[Any], None] | None = None,
+        idle: Callable[[], None] | None = None,
     ) -> list[int]:
         """Wait for every helper's answer, ``done(answer)`` for each, and
         ``part(value)`` for each part sent first (:func:`report`).
@@ -251,11 +254,14 @@ class Helpers:
         A helper that died (killed from outside) raises, unless ``part`` is given: then
         the others are still waited for, and the indices of the dead are returned (the
         caller then knows from the parts what they finished, and the team is not to be
-        kept)."""
+        kept).  ``idle()`` is called every :data:`IDLE_EVERY` seconds while nothing
+        comes (it may raise, to stop waiting: Ctrl-C)."""
         dead = []
         for i, conn in enumerate(self.conns):
             try:
                 while self.busy[i]:
+                    while idle is not None and i not in self._early and not conn.poll(IDLE_EVERY):
+                        idle()
                     answer = self._answer(conn, part)
                     self.busy[i] -= 1
                     done(answer)
@@ -314,6 +320,9 @@ class Helpers:
                 proc.kill()
                 proc.join()  # reaped, so that it no longer shows as alive
 
+
+#: Seconds between calls of ``drain``'s ``idle`` while it waits.
+IDLE_EVERY = 0.05
 
 _kept: dict[int, Helpers] = {}
 

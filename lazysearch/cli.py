@@ -12,10 +12,13 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
 from ._machine import available_memory
 from .errors import LazysearchError, TooLargeError
+
+if TYPE_CHECKING:
+    from .parallel import Listing
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
@@ -730,15 +733,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     ),
     (
         lambda a: (
-            _given(a, "checkpoint")
-            and not _given(a, "count")
-            and (_given(a, "workers") or _given(a, "scheduler"))
-        ),
-        "--checkpoint with --workers or --scheduler keeps a count's plan: add --count, "
-        "or leave out --workers and --scheduler",
-    ),
-    (
-        lambda a: (
             (_given(a, "time_limit") or _given(a, "node_limit"))
             and (_given(a, "workers") or _given(a, "scheduler"))
             and not _given(a, "count")
@@ -817,10 +811,11 @@ class _Output:
     FILE that replaces it only when the run succeeds, so that an error or Ctrl-C leaves
     no empty or partial file, and an existing one as it was."""
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, as_it_goes: bool = False) -> None:
         self.path = path
         self.temp: str | None = None
         self.handle: TextIO = sys.stdout
+        self.created = False
         if path is None or path == "-":
             return
         import os
@@ -829,6 +824,16 @@ class _Output:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise CliError(f"cannot write {path}: it is a folder")
+        if as_it_goes:
+            # A listing with a run file: FILE is the output so far, cut back to what the
+            # run file says was written when resumed (see _written_as_it_goes).
+            self.created = not os.path.exists(path)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+            except OSError as exc:
+                raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+            self.handle = open(fd, "a", encoding="utf-8")  # noqa: SIM115 - closed in finish()
+            return
         from .longrun import remove_stale_temporaries
 
         # The name carries the writer's process id: those of writers killed before they
@@ -845,9 +850,15 @@ class _Output:
 
     def finish(self, keep: bool) -> None:
         """Put the file in place (``keep``), or remove every trace of it."""
+        import os
+
+        if self.temp is None and self.handle is not sys.stdout:  # written as it goes
+            self.handle.close()
+            if not keep and self.created and self.path and os.path.getsize(self.path) == 0:
+                _remove(self.path)  # a run that failed before writing anything
+            return
         if self.temp is None or self.path is None:
             return
-        import os
 
         temp, self.temp = self.temp, None
         try:
@@ -1029,7 +1040,8 @@ def _run(
         every=args.checkpoint_every or longrun.DEFAULT_EVERY,
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
     )
-    planned = False  # a parallel count's run file: the count resumes it itself
+    planned = False  # a parallel run file: the count or listing resumes it itself
+    written = 0  # the bytes of -o FILE the run file says were written
     if args.resume:
         try:
             record = longrun.load(args.resume, command=args.command, mode=mode)
@@ -1039,6 +1051,20 @@ def _run(
         if not planned:
             stream = stream.resume(record["search"])
         runner.found = record["found"]
+        written = record.get("output") or 0
+    if _written_as_it_goes(args):
+        _cut_output(args.output, out, written)
+
+        def note() -> dict[str, Any]:
+            out.flush()
+            return {"found": runner.found, "output": os.fstat(out.fileno()).st_size}
+
+    else:
+
+        def note() -> dict[str, Any]:
+            return {"found": runner.found}
+
+    runner.note = note
     search = stream.search
     search.on_chunk = runner.tick
     if getattr(args, "time_limit", None) is not None:
@@ -1067,6 +1093,7 @@ def _run(
                 from .exactcover import memo
 
                 by_memo = memo.count(search, method, None)
+            listing: Listing | None = None
             if by_memo is not None:
                 runner.found = by_memo
             elif args.count and limit is None:
@@ -1093,7 +1120,22 @@ def _run(
             else:
                 left = None if limit is None else max(0, limit - runner.found)
                 chosen = stream if left is None else stream.slice(left)
-                solutions = chosen.parallel(workers=args.workers) if args.workers else chosen
+                if args.workers or planned:  # in parallel, or a parallel run file
+                    from .parallel import Listing
+
+                    listing = Listing(
+                        search,
+                        workers=args.workers or 1,  # a resumed plan: one process searches
+                        checkpoint=args.checkpoint,
+                        resume=args.resume if planned else None,
+                        every=args.checkpoint_every,
+                        stop=(lambda: runner.stop_requested) if args.checkpoint else None,
+                        note=note,
+                        command=args.command,
+                    )
+                    solutions = chosen._build(iter(listing))
+                else:
+                    solutions = chosen
                 for solution in solutions:
                     runner.found += 1
                     if not args.count and (
@@ -1101,8 +1143,12 @@ def _run(
                     ):
                         out.write(show(runner.found, solution))
                         out.flush()
-                    runner.tick(search)
-            runner.checkpoint(search)
+                    if listing is None:
+                        runner.tick(search)
+                if listing is not None:
+                    listing.save()  # the last solution is written too (--limit)
+            if listing is None:
+                runner.checkpoint(search)
     except longrun.OutOfBudget as which:
         if len(which.args) > 1:  # a parallel count: its finished subtrees
             limit, found, done, planned_tasks, spent = which.args
@@ -1176,6 +1222,20 @@ def _run(
         )
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _cut_output(path: str, out: TextIO, written: int) -> None:
+    """Cut ``-o FILE``, written as the run goes, back to the ``written`` bytes the run
+    file says were written (0 for a new run): what a run killed before its next
+    checkpoint wrote after that is written again, not twice."""
+    out.flush()
+    size = os.fstat(out.fileno()).st_size
+    if size < written:
+        raise CliError(
+            f"{path} has {size} bytes, and the run file says {written} were written: "
+            "resume into the file the stopped run wrote"
+        )
+    os.ftruncate(out.fileno(), written)
 
 
 def _run_sample(
@@ -1839,13 +1899,26 @@ def _one_line_warning(args: argparse.Namespace) -> Callable[..., None]:
     return show
 
 
+def _written_as_it_goes(args: argparse.Namespace) -> bool:
+    """Whether ``-o FILE`` is written as the run goes (a listing with ``--checkpoint`` or
+    ``--resume``): a stopped run leaves what it wrote, the run file records its length,
+    and ``--resume`` cuts the file back to that length and goes on, so the file ends
+    as one run's output even after a ``kill -9``."""
+    output = getattr(args, "output", None)
+    return (
+        output not in (None, "-")
+        and not getattr(args, "count", False)
+        and bool(getattr(args, "checkpoint", None) or getattr(args, "resume", None))
+    )
+
+
 def _run_command(args: argparse.Namespace) -> int:
     status = EXIT_BAD_INPUT
     output: _Output | None = None
     try:
         _check_flags(args)
         _check_sizes(args)
-        output = _Output(args.output)
+        output = _Output(args.output, _written_as_it_goes(args))
         status = args.handler(args, output.handle)
         return int(status)
     except TooLargeError as exc:
@@ -1878,7 +1951,8 @@ def _run_command(args: argparse.Namespace) -> int:
         return _fail(args, why, EXIT_INTERNAL)
     finally:
         if output is not None:
-            output.finish(keep=status == EXIT_OK)
+            going_on = status in (EXIT_INTERRUPTED, EXIT_BUDGET) and _written_as_it_goes(args)
+            output.finish(keep=status == EXIT_OK or going_on)
 
 
 def _fail(args: argparse.Namespace, message: str, status: int) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,12 @@ class Stop(Exception):
 
 class OutOfBudget(Exception):
     """Raised at a safe point when a run's time or node limit is reached, once the
-    checkpoint (if any) is written; its argument says which limit."""
+    checkpoint (if any) is written; its argument says which limit.
+
+    A parallel count's carries its run record (``record``: the plan, with the finished
+    subtrees), to go on from even without a run file."""
+
+    record: dict[str, Any] | None = None
 
 
 def run_record(search: Search, *, command: str, mode: str, found: int) -> dict[str, Any]:
@@ -140,6 +145,25 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     record = read_record(
         path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file", max_chars=MAX_RUN_FILE
     )
+    return check_run(record, path, command=command, mode=mode)
+
+
+def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str, Any]:
+    """``record`` (read from ``path``, or given as a dict: a :class:`Partial`'s run
+    record), checked as :func:`load` checks a run file's.
+
+    >>> check_run({"format": "lazysearch-run"}, "here", command="queens", mode="count")
+    Traceback (most recent call last):
+    ...
+    lazysearch.errors.CheckpointError: here: version None is not 1, the version this ...
+    """
+    if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
+        raise CheckpointError(f"{path}: not a lazysearch run file")
+    if record.get("version") != RUN_VERSION:
+        raise CheckpointError(
+            f"{path}: version {record.get('version')!r} is not {RUN_VERSION}, "
+            "the version this lazysearch reads"
+        )
     if record.get("command") != command:
         raise CheckpointError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
@@ -154,7 +178,7 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
     _check_ranges(path, record)
     if "plan" in record:
-        check_plan(path, record)
+        (check_list_plan if mode == "list" else check_plan)(path, record)
     return record
 
 
@@ -337,6 +361,65 @@ def check_plan(path: str, record: dict[str, Any]) -> None:
             raise CheckpointError(f"{path}: run file field plan.done[{j}] = {entry!r} is damaged")
 
 
+def list_plan(
+    tasks: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+    *,
+    written: int,
+    above: int,
+    solutions: int,
+    nodes: int,
+) -> dict[str, Any]:
+    """The ``plan`` of a parallel listing's run file: the subtrees whose solutions are
+    not all written yet, in order, each ``[prefix, position, state]``; how many of the
+    first one's solutions were written (``written``); the nodes a plain walk enters
+    outside the subtrees (``above``); and the solutions written and nodes entered so far
+    in the whole run, so that a resumed run's statistics cover all of it."""
+    return {
+        "tasks": [[list(prefix), list(position), state] for prefix, position, state in tasks],
+        "written": written,
+        "above": above,
+        "solutions": solutions,
+        "nodes": nodes,
+    }
+
+
+def check_list_plan(path: str, record: dict[str, Any]) -> None:
+    """Refuse the run file of a parallel listing whose ``plan`` is damaged
+    (:class:`CheckpointError` naming the field and the value), before any position in
+    it reaches an engine; ``output`` (the bytes of ``-o FILE`` written) is checked too."""
+    plan = record.get("plan")
+    if not isinstance(plan, dict) or not isinstance(plan.get("tasks"), list):
+        raise CheckpointError(f"{path}: run file field plan is damaged")
+    for i, task in enumerate(plan["tasks"]):
+        if not _task_ok(task):
+            raise CheckpointError(f"{path}: run file field plan.tasks[{i}] = {task!r} is damaged")
+    for key in ("written", "above", "solutions", "nodes"):
+        value = plan.get(key)
+        if not (type(value) is int and 0 <= value <= MAX_COUNTER):
+            raise CheckpointError(f"{path}: run file field plan.{key} = {value!r} is damaged")
+    if plan["written"] and not plan["tasks"]:
+        raise CheckpointError(
+            f"{path}: run file field plan.written = {plan['written']!r} is damaged "
+            "(no subtree is left)"
+        )
+    output = record.get("output")
+    if output is not None and not (type(output) is int and 0 <= output <= MAX_COUNTER):
+        raise CheckpointError(f"{path}: run file field output = {output!r} is damaged")
+
+
+def _task_ok(task: object) -> bool:
+    """Whether ``task`` is a plan's ``[prefix, position, state]`` the engines can hold."""
+    return (
+        isinstance(task, list)
+        and len(task) == 3
+        and all(
+            isinstance(p, list) and all(type(k) is int and 0 <= k <= MAX_INDEX for k in p)
+            for p in task[:2]
+        )
+        and task[2] in (0, 1)
+    )
+
+
 def _doing(mode: object) -> str:
     return {"count": "counting", "list": "listing solutions"}.get(str(mode), repr(mode))
 
@@ -450,10 +533,15 @@ class Runner:
         self.node_limit: int | None = None
         self._last = time.monotonic()
         self._bar: Any = None
+        #: Fields to add to the run file at each write (the command line's length of
+        #: ``-o FILE`` written so far, to cut it back to when resumed).
+        self.note: Callable[[], dict[str, Any]] | None = None
 
     def checkpoint(self, search: Search) -> None:
         if self.path is not None:
             record = run_record(search, command=self.command, mode=self.mode, found=self.found)
+            if self.note is not None:
+                record.update(self.note())
             save(self.path, record)
         self._last = time.monotonic()
 

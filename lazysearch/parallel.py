@@ -13,6 +13,7 @@ processes (:mod:`lazysearch._helpers`).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import random
@@ -28,7 +29,8 @@ from .errors import LazysearchError
 from .search import DONE, ENTER, Search, probe
 
 if TYPE_CHECKING:
-    from .search import Problem
+    from . import longrun
+    from .search import Partial, Problem
 
 #: Aim for this many subtrees per worker, so that uneven subtrees even out.
 TASKS_PER_WORKER = 8
@@ -88,6 +90,7 @@ def _count_beside_helpers(
     tasks: list[Task],
     size: int,
     finished: Callable[[int, int, int], None] | None = None,
+    interrupt: Callable[[], None] | None = None,
 ) -> list[tuple[int, int]]:
     """Count ``tasks`` in the calling process and ``size`` kept helper processes: each
     takes the next subtree no one has taken yet until none is left (see
@@ -99,11 +102,15 @@ def _count_beside_helpers(
     caller's own subtrees.  A helper killed meanwhile loses only what it had not
     reported: those subtrees are counted again in the caller (a
     :class:`WorkerLostWarning` says so), so the total is exact.
+
+    ``interrupt()`` is called every few milliseconds of the caller's own counting and
+    while it waits for the helpers; it may raise (Ctrl-C), and the helpers are stopped.
     """
     if size == 0 or len(tasks) < 2:
         results = []
+        one: Search | None = None
         for i, task in enumerate(tasks):
-            found, nodes = count_task(problem, [task])
+            found, nodes, one = _count_one(problem, task, one, interrupt)
             if finished is not None:
                 finished(i, found, nodes)
             results.append((found, nodes))
@@ -122,12 +129,12 @@ def _count_beside_helpers(
         lost = False
         try:
             for i, task in _helpers.claimed_indexed(tasks, team.counter):
-                found, nodes, search = _count_one(problem, task, search)
+                found, nodes, search = _count_one(problem, task, search, interrupt)
                 part((i, found, nodes))
                 team.poll(part)
         except _helpers.CounterLost:
             lost = True  # a helper died holding the counter: the rest is counted below
-        dead = team.drain(lambda answer: None, part)
+        dead = team.drain(lambda answer: None, part, interrupt)
         left = [i for i in range(len(tasks)) if i not in done]
         if dead or left or lost:
             who = f"{len(dead)} helper processes" if len(dead) > 1 else "a helper process"
@@ -137,7 +144,7 @@ def _count_beside_helpers(
                 "caller, so the count is exact"
             )
             for i in left:
-                found, nodes, search = _count_one(problem, tasks[i], search)
+                found, nodes, search = _count_one(problem, tasks[i], search, interrupt)
                 part((i, found, nodes))
             team.close()
         else:
@@ -165,8 +172,14 @@ def _start_team(problem: Problem, tasks: list[Task], size: int) -> _helpers.Help
     raise AssertionError("unreachable")
 
 
-def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int, int, Search]:
-    """Count one subtree, reusing ``search``'s engine when there is one."""
+def _count_one(
+    problem: Problem,
+    task: Task,
+    search: Search | None,
+    interrupt: Callable[[], None] | None = None,
+) -> tuple[int, int, Search]:
+    """Count one subtree, reusing ``search``'s engine when there is one; ``interrupt()``
+    every chunk of work (a few milliseconds)."""
     prefix, position, state = task
     if search is None:
         search = Search(problem, prefix)
@@ -174,7 +187,8 @@ def _count_one(problem: Problem, task: Task, search: Search | None) -> tuple[int
         search._move_to(prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
         search._restore(position, state)
-    return search.count(), search.stats.nodes, search
+    found = search.count(None if interrupt is None else lambda _: interrupt())
+    return found, search.stats.nodes, search
 
 
 def _count_claimed(problem: Problem, tasks: list[Task]) -> None:
@@ -380,7 +394,7 @@ def count(
     executor: Executor | None = None,
     depth: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-    resume: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
     every: float | None = None,
     stop: Callable[[], bool] | None = None,
     command: str = "library",
@@ -410,7 +424,9 @@ def count(
     resume:
         A run file to go on from: of a parallel count (only its unfinished subtrees are
         counted, with any number of workers) or of a one-process run (the rest of it is
-        planned anew).  ``search`` must be fresh: it is moved to the file's start.
+        planned anew); or its record as a dict (a :class:`OutOfBudget`'s ``record``, a
+        :func:`count_within`'s ``checkpoint``).  ``search`` must be fresh: it is moved
+        to the file's start.
     stop:
         Asked after each subtree the caller sees finish; when true, the run file is
         written and :class:`lazysearch.longrun.Stop` raised (Ctrl-C on the command line).
@@ -427,18 +443,53 @@ def count(
     Returns the count of what ``search`` had left (with ``resume``: what it had left at
     the start of the run the file began).
     """
+    return _count(
+        search,
+        workers=workers,
+        executor=executor,
+        depth=depth,
+        checkpoint=checkpoint,
+        resume=resume,
+        every=every,
+        stop=stop,
+        command=command,
+        deadline=deadline,
+        nodes=nodes,
+    )[0]
+
+
+def _count(
+    search: Search,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    depth: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+    every: float | None = None,
+    stop: Callable[[], bool] | None = None,
+    command: str = "library",
+    deadline: float | None = None,
+    nodes: int | None = None,
+) -> tuple[int, longrun.PlanFile | None]:
+    """:func:`count`, and its plan (None for a count in one process without one)."""
     from . import longrun
 
     every = longrun.DEFAULT_EVERY if every is None else every
     plan: longrun.PlanFile | None = None
     if resume is not None:
-        record = longrun.load(resume, command=command, mode="count")
+        if isinstance(resume, dict):
+            record = longrun.check_run(resume, "run record", command=command, mode="count")
+            record = json.loads(json.dumps(record))  # its own copy, to keep the plan in
+        else:
+            record = longrun.load(resume, command=command, mode="count")
         _become(search, search.resume(record["search"]))
         if "plan" in record:
             plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
     if plan is None:
-        if workers == 1 and executor is None and depth is None and checkpoint is None:
-            return search.count()
+        one = workers == 1 and executor is None and depth is None and checkpoint is None
+        if one and deadline is None and nodes is None:
+            return search.count(), None
         n_workers, tasks, sizes, above = _plan(search, workers, executor, depth)
         if sizes is not None:  # biggest first, so that the last tasks to finish are small
             order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
@@ -469,22 +520,109 @@ def count(
             which = "node limit"
         if which is not None and len(plan.done) < len(plan.tasks):
             plan.save()
-            raise longrun.OutOfBudget(
+            out = longrun.OutOfBudget(
                 which, plan.record["found"], len(plan.done), len(plan.tasks), spent
             )
+            out.record = plan.record
+            raise out
+
+    def interrupt() -> None:
+        if stop is not None and stop():  # Ctrl-C: at once, not when a subtree finishes
+            plan.save()
+            raise longrun.Stop(plan.record["found"])
 
     try:
         if executor is not None:
-            _count_on(executor, search.problem, tasks, n_workers, finished)
+            _count_on(executor, search.problem, tasks, n_workers, finished, interrupt)
         else:
-            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished)
+            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished, interrupt)
     except BaseException:
         plan.save()  # what finished is kept, to go on from
         raise
     plan.save()
     total = sum(found for found, _ in plan.done.values())
     search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
-    return total
+    return total, plan
+
+
+def count_within(
+    search: Search,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    samples: int = 1000,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+) -> Partial:
+    """Count in parallel for at most ``seconds`` and ``nodes`` nodes, then stop: a
+    :class:`~lazysearch.search.Partial` whose ``checkpoint`` is the run record (the
+    plan and the finished subtrees), to go on with ``resume=`` (any number of workers).
+
+    >>> from lazysearch import queens
+    >>> part = count_within(queens(10).search, nodes=3000, workers=2)
+    >>> part.done, part.found < 724
+    (False, True)
+    >>> rest = count_within(queens(10).search, workers=3, resume=part.checkpoint)
+    >>> rest.done, part.found + rest.found
+    (True, 724)
+
+    The budget is looked at as subtrees finish (see :func:`count`), so a call goes on
+    past it by the subtrees under way, and finishes at least one.  ``found`` is what
+    this call counted; ``progress`` the fraction of the plan's subtrees finished (each
+    weighing the same, so rough); ``rest`` Knuth's estimate of the whole tree's
+    solutions from ``samples`` seeded probes times the fraction not finished.
+    ``checkpoint`` (a path) also keeps the run file.
+
+    Raises
+    ------
+    ValueError
+        For a negative or not finite ``seconds``, ``nodes`` < 1, or ``workers`` < 1.
+    CheckpointError
+        For a ``resume`` record of another problem, or damaged.
+    """
+    from . import longrun
+    from .search import Partial
+
+    if seconds is not None and not 0 <= seconds < math.inf:
+        raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"count_within() needs nodes >= 1, got {nodes!r}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+    before = 0  # the solutions of the plan's subtrees finished before this call
+    if resume is not None:
+        if isinstance(resume, dict):
+            given = longrun.check_run(resume, "run record", command="library", mode="count")
+        else:
+            given = longrun.load(resume, command="library", mode="count")
+        before = int(given["found"]) if "plan" in given else 0
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        total, plan_file = _count(
+            search,
+            workers=workers,
+            executor=executor,
+            checkpoint=checkpoint,
+            resume=resume,
+            deadline=deadline,
+            nodes=nodes,
+        )
+    except longrun.OutOfBudget as out:
+        if out.record is None:
+            raise
+        record = out.record
+    else:
+        if plan_file is None:  # one process, no run file: its search's own record
+            finished = longrun.run_record(search, command="library", mode="count", found=total)
+        else:
+            finished = plan_file.record
+        return Partial(total - before, True, 1.0, 0.0, finished)
+    plan = record["plan"]
+    walked = len(plan["done"]) / max(1, len(plan["tasks"]))
+    rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)
+    return Partial(int(record["found"]) - before, False, walked, rest, record)
 
 
 def _become(search: Search, other: Search) -> None:
@@ -500,9 +638,11 @@ def _count_on(
     tasks: list[Task],
     n_workers: int,
     finished: Callable[[int, int, int], None],
+    interrupt: Callable[[], None] | None = None,
 ) -> None:
     """Count ``tasks`` on ``executor``, ``finished(index, found, nodes)`` for each as its
-    batch comes back (a batch's count is given to its first subtree, 0 to the others)."""
+    batch comes back (a batch's count is given to its first subtree, 0 to the others);
+    ``interrupt()`` every :data:`LOOK_EVERY_STOP` seconds while waiting."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     if len(tasks) >= SMALL_SPLIT * n_workers:
@@ -519,10 +659,15 @@ def _count_on(
     try:
         lost: list[BaseException] = []
         pending = set(futures)
+        looked = time.monotonic()
         while pending:
-            ready, pending = wait(pending, timeout=LOOK_EVERY, return_when=FIRST_COMPLETED)
+            ready, pending = wait(pending, timeout=LOOK_EVERY_STOP, return_when=FIRST_COMPLETED)
+            if interrupt is not None:
+                interrupt()
             if not ready:
-                alive.check(len(pending), len(futures))
+                if time.monotonic() - looked >= LOOK_EVERY:
+                    alive.check(len(pending), len(futures))
+                    looked = time.monotonic()
                 continue
             for future in ready:
                 try:
@@ -655,65 +800,251 @@ def iterate(
     At most two tasks per worker are in flight beyond the one being read, so a consumer
     that stops early leaves little work behind.  Reading to the end marks the search
     done; stopping early leaves it where it was (use a fresh stream afterwards).
+    :class:`Listing` does the same with a run file, to stop and go on.
     """
-    n_workers, tasks, _, above = _plan(search, workers, executor, depth)
-    own = executor is None
-    pool: Executor = _own_pool(n_workers) if executor is None else executor
-    window = 2 * n_workers + 1
-    pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]] = deque()
-    queue = iter(tasks)
+    return iter(Listing(search, workers=workers, executor=executor, depth=depth))
 
-    def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
-        try:
-            return pool.submit(solutions_task, search.problem, *task, PIECE)
-        except BrokenProcessPool as exc:  # seen when its turn to be read comes
-            failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
-            failed.set_exception(exc)
-            return failed
 
-    def submit_next() -> None:
-        task = next(queue, None)
-        if task is not None:
-            pending.append((task, submit(task)))
+class Listing:
+    """A parallel listing of the raw solutions ``search`` has left, in a plain walk's
+    order, that can keep a run file to stop and go on without writing a solution twice.
 
-    found = 0
-    nodes = above
-    broken = 0  # pools broken in a row, without a subtree read in between
-    try:
-        for _ in range(window):
-            submit_next()
-        while pending:
+    >>> import os, tempfile
+    >>> from lazysearch import queens
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.json")
+    >>> listing = Listing(queens(6).search, workers=2, checkpoint=path)
+    >>> first = next(iter(listing))
+    >>> listing.save()  # the first is written: the file says so
+    >>> rest = list(Listing(queens(6).search, workers=1, resume=path))
+    >>> [first, *rest] == list(queens(6).search)
+    True
+
+    A solution counts as *written* once the consumer asks for the next one (or calls
+    :meth:`save` after its last, as when it stops at a limit); the run file then says so.
+
+    Parameters
+    ----------
+    workers, executor, depth:
+        As for :func:`count`.  The calling process only reads; ``workers`` processes of
+        a pool search (or the executor's).
+    checkpoint:
+        The run file: the plan (the subtrees whose solutions are not all written, in
+        order, and how many of the first one's were), written atomically at most every
+        ``every`` seconds (default 5) between solutions, when ``stop()`` says so, at
+        :meth:`save`, and at the end.
+    resume:
+        A run file to go on from (any number of workers): of a parallel listing, or of a
+        one-process listing (the rest is planned anew).  ``search`` must be fresh.
+    stop:
+        Asked between solutions and, while waiting for a worker, every
+        :data:`LOOK_EVERY_STOP` seconds; when true, the run file is written and
+        :class:`lazysearch.longrun.Stop` raised.
+    note:
+        Called at each write: fields to add to the run file (the command line's count
+        of printed solutions, ``found``, and the length of its output file).
+    command:
+        Recorded in the run file, and checked when resuming from it.
+    """
+
+    def __init__(
+        self,
+        search: Search,
+        *,
+        workers: int | None = None,
+        executor: Executor | None = None,
+        depth: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | None = None,
+        every: float | None = None,
+        stop: Callable[[], bool] | None = None,
+        note: Callable[[], dict[str, Any]] | None = None,
+        command: str = "library",
+    ) -> None:
+        from . import longrun
+
+        if workers is not None and workers < 1:
+            raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        self.search = search
+        self.path = os.fspath(checkpoint) if checkpoint is not None else None
+        self.every = longrun.DEFAULT_EVERY if every is None else every
+        self.stop = stop
+        self.note = note
+        self.executor = executor
+        self.command = command
+        record: dict[str, Any] | None = None
+        if resume is not None:
+            record = longrun.load(resume, command=command, mode="list")
+            _become(search, search.resume(record["search"]))
+        self.start = search.checkpoint()  # where the plan begins (a resumed run's start)
+        self.found = 0 if record is None else int(record["found"])
+        self.output: int | None = None if record is None else record.get("output")
+        if record is not None and "plan" in record:
+            plan = record["plan"]
+            self.start = record["search"]
+            self.n_workers: int = (
+                workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+            )
+            self.tasks: list[Task] = [
+                (tuple(prefix), tuple(position), int(state))
+                for prefix, position, state in plan["tasks"]
+            ]
+            self.written = int(plan["written"])
+            self.above = int(plan["above"])
+            self.solutions = int(plan["solutions"])
+            self.nodes = int(plan["nodes"])
+        else:
+            self.n_workers, self.tasks, _, self.above = _plan(search, workers, executor, depth)
+            self.written = self.solutions = 0
+            self.nodes = self.above
+        # What is read: the piece being read (its task, and how many of the task's
+        # solutions are written), the tasks sent to the workers, and those not yet sent.
+        self._reading: list[Any] | None = None
+        self._pending: deque[tuple[Task, Future[tuple[list[tuple[Any, ...]], int, Task | None]]]]
+        self._pending = deque()
+        self._todo: deque[Task] = deque(self.tasks)
+        self._last = time.monotonic()
+        self._used = False
+        self.save()  # the plan, before any solution is written
+
+    def left(self) -> list[Task]:
+        """The subtrees whose solutions are not all written yet, in order."""
+        sent = [task for task, _ in self._pending]
+        if self._reading is None:
+            return sent + list(self._todo)
+        task, _, rest = self._reading
+        # The task being read stands for its whole subtree: the rest of it, sent on
+        # ahead, is not listed twice.
+        return [task, *sent[1 if rest else 0 :], *self._todo]
+
+    def save(self) -> None:
+        """Write the run file now (nothing without a ``checkpoint``): every solution
+        yielded so far counts as written."""
+        from . import longrun
+
+        self._last = time.monotonic()
+        if self.path is None:
+            return
+        written = self._reading[1] if self._reading is not None else self.written
+        record: dict[str, Any] = {
+            "format": longrun.RUN_FORMAT,
+            "version": longrun.RUN_VERSION,
+            "command": self.command,
+            "mode": "list",
+            "found": self.solutions,
+            "search": self.start,
+            "plan": longrun.list_plan(
+                self.left(),
+                written=written,
+                above=self.above,
+                solutions=self.solutions,
+                nodes=self.nodes,
+            ),
+        }
+        if self.note is not None:
+            record.update(self.note())
+        longrun.save(self.path, record)
+
+    def _between(self) -> None:
+        """Between two solutions (the one before is written): stop if asked, write the
+        run file when due."""
+        from . import longrun
+
+        if self.stop is not None and self.stop():
+            self.save()
+            raise longrun.Stop
+        if self.path is not None and time.monotonic() - self._last >= self.every:
+            self.save()
+
+    def _result(
+        self, future: Future[tuple[list[tuple[Any, ...]], int, Task | None]]
+    ) -> tuple[list[tuple[Any, ...]], int, Task | None]:
+        """The piece ``future`` brings, asking ``stop()`` while waiting for it."""
+        if self.stop is None:
+            return future.result()
+        while True:
             try:
-                solutions, spent, rest = pending[0][1].result()
-            except BrokenProcessPool:
-                # A worker was killed: its subtree, and those waiting behind it, are
-                # searched again in a new pool (nothing of them was yielded yet).
-                broken += 1
-                if not own or broken > MAX_BROKEN_POOLS:
-                    raise LazysearchError(
-                        f"the worker processes died {broken} times in a row "
-                        "(killed from outside, or out of memory?)"
-                    ) from None
-                _lost(
-                    "a worker process died (killed from outside?); its subtrees are searched again"
-                )
-                pool.shutdown(cancel_futures=True)
-                pool = _own_pool(n_workers)
-                for i, (task, _) in enumerate(pending):
-                    pending[i] = (task, submit(task))
-                continue
-            broken = 0
-            pending.popleft()
-            if rest is not None:  # the rest of this subtree comes next, before the others
-                pending.appendleft((rest, submit(rest)))
-            else:
+                return future.result(timeout=LOOK_EVERY_STOP)
+            except TimeoutError:
+                self._between()
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        if self._used:
+            raise ValueError("a Listing is read once: make a new one to read again")
+        self._used = True
+        return self._walk()
+
+    def _walk(self) -> Iterator[tuple[Any, ...]]:
+        search = self.search
+        own = self.executor is None
+        n_workers = self.n_workers
+        pool: Executor = _own_pool(n_workers) if self.executor is None else self.executor
+        window = 2 * n_workers + 1
+        pending, todo = self._pending, self._todo
+
+        def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
+            try:
+                return pool.submit(solutions_task, search.problem, *task, PIECE)
+            except BrokenProcessPool as exc:  # seen when its turn to be read comes
+                failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
+                failed.set_exception(exc)
+                return failed
+
+        def submit_next() -> None:
+            if todo:
+                task = todo.popleft()
+                pending.append((task, submit(task)))
+
+        broken = 0  # pools broken in a row, without a subtree read in between
+        try:
+            for _ in range(window):
                 submit_next()
-            found += len(solutions)
-            nodes += spent
-            yield from solutions
-        search._finish(found, nodes)
-    finally:
-        for _, future in pending:
-            future.cancel()
-        if own:
-            pool.shutdown(cancel_futures=True)
+            while pending:
+                try:
+                    solutions, spent, rest = self._result(pending[0][1])
+                except BrokenProcessPool:
+                    # A worker was killed: its subtree, and those waiting behind it, are
+                    # searched again in a new pool (nothing of them was yielded yet).
+                    broken += 1
+                    if not own or broken > MAX_BROKEN_POOLS:
+                        raise LazysearchError(
+                            f"the worker processes died {broken} times in a row "
+                            "(killed from outside, or out of memory?)"
+                        ) from None
+                    _lost(
+                        "a worker process died (killed from outside?); "
+                        "its subtrees are searched again"
+                    )
+                    pool.shutdown(cancel_futures=True)
+                    pool = _own_pool(n_workers)
+                    for i, (task, _) in enumerate(pending):
+                        pending[i] = (task, submit(task))
+                    continue
+                broken = 0
+                task, _ = pending.popleft()
+                # Solutions of this task written before (a resumed run): not again.
+                skip = min(self.written, len(solutions))
+                self.written -= skip
+                self._reading = [task, skip, rest is not None]
+                if rest is not None:  # the rest of this subtree comes next, before the others
+                    pending.appendleft((rest, submit(rest)))
+                else:
+                    submit_next()
+                reading = self._reading
+                for solution in itertools.islice(solutions, skip, None):
+                    reading[1] += 1
+                    self.solutions += 1
+                    yield solution
+                    self._between()
+                self.nodes += spent
+                self._reading = None
+            self.save()
+            search._finish(self.solutions, self.nodes)
+        finally:
+            for _, future in pending:
+                future.cancel()
+            if own:
+                pool.shutdown(cancel_futures=True)
+
+
+#: Seconds between looks at ``stop()`` while a listing waits for a worker's piece.
+LOOK_EVERY_STOP = 0.05

@@ -206,7 +206,12 @@ class Search:
         return total
 
     def count_within(
-        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+        self,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        samples: int = 1000,
+        *,
+        workers: int | None = None,
     ) -> Partial:
         """Count for at most ``seconds`` of time and ``nodes`` nodes entered, then stop
         where the search is; a :class:`Partial` says what was counted and how to go on.
@@ -224,12 +229,21 @@ class Search:
         fraction of the tree not yet walked: as rough as the estimate is for the problem
         (see docs/long-runs.md).
 
+        With ``workers``, ``workers`` processes count (:func:`lazysearch.parallel.count_within`:
+        the budget is looked at as subtrees finish, and ``checkpoint`` is the run record
+        of the plan, to go on with that function's ``resume=``).
+
         Raises
         ------
         ValueError
-            For a negative or not finite ``seconds``, or ``nodes`` < 1.
+            For a negative or not finite ``seconds``, ``nodes`` < 1, or ``workers`` < 1.
         """
         import time
+
+        if workers is not None:
+            from .parallel import count_within
+
+            return count_within(self, seconds, nodes, samples, workers=workers)
 
         if seconds is not None and not 0 <= seconds < math.inf:
             raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")

@@ -421,11 +421,17 @@ class Solutions(Generic[T]):
         return n
 
     def count_within(
-        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+        self,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        samples: int = 1000,
+        *,
+        workers: int | None = None,
     ) -> Partial:
         """Count for at most ``seconds`` and ``nodes`` nodes, then stop: what was counted,
         the fraction walked, Knuth's estimate of the rest and a checkpoint to go on with
-        :meth:`resume` (:meth:`lazysearch.search.Search.count_within`).
+        :meth:`resume` (:meth:`lazysearch.search.Search.count_within`; with ``workers``,
+        in that many processes, and the checkpoint is a plan's run record).
 
         >>> from lazysearch import queens
         >>> part = queens(8).count_within(nodes=500)
@@ -444,7 +450,7 @@ class Solutions(Generic[T]):
                 "stream's filter/map/slice steps; iterate with a budget of your own instead"
             )
         pending = self._take_pending()
-        part = self._search.count_within(seconds, nodes, samples)
+        part = self._search.count_within(seconds, nodes, samples, workers=workers)
         return part._replace(found=pending + part.found)
 
     def diagram(self, max_nodes: int | None = None) -> Diagram[T]:

@@ -175,8 +175,10 @@ def test_checkpoint_never_overwrites_other_files(
     assert main(["queens", "6", "--checkpoint", str(precious)]) == 2
     assert "not overwriting" in capsys.readouterr().err
     assert precious.read_text() == "my notes\n"
-    assert main(["queens", "6", "--checkpoint", str(tmp_path / "r.json"), "--workers", "2"]) == 2
-    assert "leave out --workers" in capsys.readouterr().err
+    # A parallel listing keeps a run file too (it was refused): finished, no task left.
+    assert main(["queens", "6", "--checkpoint", str(tmp_path / "r.json"), "--workers", "2"]) == 0
+    record = longrun.load(tmp_path / "r.json", command="queens", mode="list")
+    assert (record["found"], record["plan"]["tasks"]) == (4, [])
 
 
 def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:

@@ -147,3 +147,72 @@ def test_parallel_count_within_a_node_budget_from_the_library(tmp_path: Path) ->
             assert found == longrun.load(path, command="library", mode="count")["found"]
             stops += 1
     assert total == 724 and stops >= 2
+
+
+@pytest.mark.parametrize("nodes", [1, 1_500, 10**9])
+def test_count_within_workers_partials_add_up_to_the_total(nodes: int) -> None:
+    """count_within(workers=) from the library: each call stops once its finished
+    subtrees have spent the budget, and the partials, resumed from each other's run
+    record with 2, 3, 1 ... workers, add up to the count; the last's statistics are
+    one run's."""
+    workers = [2, 3, 1]
+    part = queens(10).count_within(nodes=nodes, workers=2)
+    total, parts = part.found, 1
+    while not part.done:
+        assert 0 <= part.progress < 1 and part.rest > 0
+        assert part.checkpoint["plan"]["done"]  # every call finishes at least one subtree
+        search = queens(10).search
+        part = parallel.count_within(
+            search, nodes=nodes, workers=workers[parts % 3], resume=part.checkpoint
+        )
+        total += part.found
+        parts += 1
+        assert parts < 1_000, "never done"
+    assert (total, part.progress, part.rest) == (724, 1.0, 0.0)
+    assert (parts > 1) == (nodes < 10**9)
+    if parts > 1:
+        one = queens(10).search
+        one.count()
+        assert (search.stats.solutions, search.stats.nodes) == (724, one.stats.nodes)
+
+
+def test_count_within_workers_keeps_a_run_file_and_a_time_budget(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    part = parallel.count_within(queens(10).search, seconds=0, workers=2, checkpoint=path)
+    assert not part.done and part.found < 724 and part.checkpoint["plan"]["done"]
+    assert longrun.load(path, command="library", mode="count") == part.checkpoint
+    rest = parallel.count_within(queens(10).search, workers=3, resume=path, checkpoint=path)
+    assert (rest.done, part.found + rest.found) == (True, 724)
+    # A finished run file counts nothing more.
+    again = parallel.count_within(queens(10).search, workers=2, resume=path)
+    assert (again.done, again.found) == (True, 0)
+
+
+def test_count_within_workers_refuses_bad_arguments_at_the_call() -> None:
+    from lazysearch import CheckpointError
+
+    with pytest.raises(ValueError, match="workers >= 1, got 0"):
+        queens(8).count_within(nodes=10, workers=0)
+    with pytest.raises(ValueError, match="nodes >= 1, got 0"):
+        parallel.count_within(queens(8).search, nodes=0, workers=2)
+    part = queens(9).count_within(nodes=100, workers=2)
+    with pytest.raises(CheckpointError, match="another problem"):
+        parallel.count_within(queens(8).search, workers=2, resume=part.checkpoint)
+    with pytest.raises(CheckpointError, match="not a lazysearch run file"):
+        parallel.count_within(queens(8).search, workers=2, resume={"format": "x"})
+
+
+def test_count_within_workers_is_refused_by_a_walk_in_cost_order() -> None:
+    from lazysearch import ExactCover
+
+    cheapest = ExactCover(["a b", "a", "b", "b c", "c"], costs=[5, 1, 1, 1, 4]).solve().cheapest(1)
+    with pytest.raises(ValueError, match=r"count_within\(workers=2\) counts in parallel"):
+        cheapest.count_within(nodes=1000, workers=2)
+
+
+def test_a_parallel_count_in_one_process_keeps_to_its_budget() -> None:
+    # workers=1 without a run file counted everything in one go, budget or not.
+    part = queens(10).count_within(nodes=1, workers=1)
+    assert not part.done and part.found < 724
+    with pytest.raises(longrun.OutOfBudget):
+        parallel.count(queens(10).search, workers=1, nodes=1)

@@ -82,3 +82,23 @@ def test_other_files_beside_the_output_are_left_alone(tmp_path: Path) -> None:
         (tmp_path / name).write_text("x")
     assert main(["queens", "4", "-q", "-o", str(tmp_path / "queens.txt")]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*keep, "queens.txt"])
+
+
+def test_a_one_process_listing_stopped_with_a_run_file_keeps_its_output_to_go_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --checkpoint, -o FILE is written as the run goes: a run stopped by a budget
+    leaves what it wrote (it was removed, and the resumed run wrote only the rest), and
+    --resume cuts FILE back to the length the run file records before going on."""
+    assert main(["queens", "9", "-q", "-o", str(tmp_path / "one.txt")]) == 0
+    whole = (tmp_path / "one.txt").read_bytes()
+    out, run = tmp_path / "out.txt", str(tmp_path / "run.json")
+    common = ["queens", "9", "-q", "-o", str(out), "--checkpoint", run]
+    assert main([*common, "--node-limit", "700"]) == 5
+    kept = out.read_bytes()
+    assert 0 < len(kept) < len(whole) and whole.startswith(kept)
+    with out.open("ab") as handle:
+        handle.write(b"written after the last checkpoint, as before a kill -9\n")
+    assert main([*common, "--resume", run]) == 0
+    assert out.read_bytes() == whole
+    capsys.readouterr()

@@ -157,3 +157,55 @@ def test_cli_refuses_an_empty_scheduler(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["queens", "8", "--count", "--scheduler", ""]) == 2
     err = capsys.readouterr().err
     assert "--scheduler needs the address" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_parallel_count_in_the_middle_of_its_subtrees(
+    sig: signal.Signals, tmp_path: Path
+) -> None:
+    """20 queens: each of the plan's subtrees takes hours, so a count that looked at
+    Ctrl-C only as subtrees finish would not stop within the wait below; it stops at
+    once now, its helpers gone, the run file holding the plan and no finished subtree."""
+    path = tmp_path / "run.json"
+    run = [sys.executable, "-m", "lazysearch", "queens", "20", "--count", "-q"]
+    caller = subprocess.Popen(
+        [*run, "--workers", "2", "--checkpoint", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for("the plan", path.exists)
+        helpers = wait_for("a helper", lambda: children(caller.pid))
+        assert isinstance(helpers, list)
+        caller.send_signal(sig)
+        out, err = caller.communicate(timeout=60)
+    finally:
+        if caller.poll() is None:
+            caller.kill()
+            caller.wait(60)
+    assert (caller.returncode, out) == (130, "")
+    assert err == f"lazysearch queens: stopped after 0 solutions; go on with --resume {path}\n"
+    for pid in helpers:
+        wait_for(f"helper {pid} to end", lambda pid=pid: gone(pid))
+    record = longrun.load(path, command="queens", mode="count")
+    assert record["plan"]["tasks"] and record["plan"]["done"] == []
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
+
+
+def test_cli_statistics_after_a_resumed_parallel_count_cover_the_whole_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The run file keeps each finished subtree's nodes: the line after the last
+    resumed run is one uninterrupted run's, not that run's own subtrees'."""
+    assert main(["queens", "11", "--count"]) == 0
+    one = capsys.readouterr().err.split(",")[:2]
+    path = str(tmp_path / "run.json")
+    common = ["queens", "11", "--count", "--checkpoint", path]
+    assert main([*common, "--workers", "2", "--node-limit", "20000"]) == 5
+    assert main([*common, "--workers", "3", "--node-limit", "5000", "--resume", path]) == 5
+    capsys.readouterr()
+    assert main([*common, "--workers", "2", "--resume", path]) == 0
+    out, err = capsys.readouterr()
+    assert out == "2680\n"
+    assert err.split(",")[:2] == one == ["2680 solutions", " 51944 nodes"]

@@ -171,7 +171,12 @@ class CheapestSearch(Search):
             self.on_chunk = previous
 
     def count_within(
-        self, seconds: float | None = None, nodes: int | None = None, samples: int = 1000
+        self,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        samples: int = 1000,
+        *,
+        workers: int | None = None,
     ) -> Partial:
         """Count the covers of this stream (up to ``k``) for at most ``seconds`` and
         about ``nodes`` nodes, then stop where the walk or the listing is.
@@ -183,11 +188,17 @@ class CheapestSearch(Search):
         Raises
         ------
         ValueError
-            For a negative or not finite ``seconds``, or ``nodes`` < 1.
+            For a negative or not finite ``seconds``, or ``nodes`` < 1; or ``workers``
+            (a walk in order of cost is one process's).
         """
         import math
         import time
 
+        if workers is not None:
+            raise ValueError(
+                f"count_within(workers={workers!r}) counts in parallel, and cheapest() "
+                "walks in order of cost in one process: leave out workers"
+            )
         if seconds is not None and not 0 <= seconds < math.inf:
             raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
         if nodes is not None and nodes < 1:
