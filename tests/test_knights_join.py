@@ -96,3 +96,15 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(TooManyStatesError, match="max_states=100"):
         _join().join_count(6, 6, max_states=100)  # type: ignore[attr-defined]
     assert knights.count_closed(3, 3, method="join") == 0
+
+
+def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    assert main(["knights", "5", "8", "--closed", "--count", "--method", "join", "-q"]) == 0
+    assert capsys.readouterr().out == "44202\n"
+    assert main(["knights", "6", "--closed", "--directed", "--count", "--method", "join"]) == 0
+    assert capsys.readouterr().out.strip() == str(9862 * 2 * 36)
+    assert main(["knights", "5", "8", "--count", "--method", "join"]) != 0
+    err = capsys.readouterr().err
+    assert "closed tours only" in err and "Traceback" not in err and err.count("\n") == 1
