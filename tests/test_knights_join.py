@@ -82,6 +82,18 @@ def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
     assert sizes[1] < sizes[0]
 
 
+@pytest.mark.parametrize(("rows", "cols", "expected"), [(5, 8, 44_202)])
+def test_a_left_table_cut_into_parts_gives_the_same_count(
+    rows: int, cols: int, expected: int
+) -> None:
+    whole = _join().join_count(rows, cols)  # type: ignore[attr-defined]
+    cut = [_join().join_count(rows, cols, parts=p) for p in (2, 3, 7)]  # type: ignore[attr-defined]
+    assert [whole.count] + [part.count for part in cut] == [expected] * 4
+    assert max(cut[-1].transfer) < max(whole.transfer)
+    with pytest.raises(ValueError, match="parts >= 1, not 0"):
+        _join().join_count(rows, cols, parts=0)  # type: ignore[attr-defined]
+
+
 def test_join_counts_the_cycles_of_count_tours() -> None:
     assert knights.count_tours(6, 6, closed=True, method="join") == 9862 * 2 * 36
 

@@ -429,7 +429,8 @@ def sweep_tables(k: int, n: int, columns: list[int], limit: int) -> dict[int, di
 class JoinCount:
     """What :func:`join_count` found: the ``count`` of closed tours (cycles) and the
     sizes of what it held: ``left`` and ``right``, the boundary frontiers of each half;
-    ``transfer[s]``, the states after the ``s``-th right boundary square; ``seconds``
+    ``transfer[s]``, the states after the ``s``-th right boundary square (of the
+    largest part, when the left table is cut into parts); ``seconds``
     for the halves (the program's sweep), the transfer and the join.  (A plain class:
     a dataclass needs its module in ``sys.modules``, which a plain-Python engine
     loaded beside its compiled one is not.)"""
@@ -450,25 +451,45 @@ class JoinCount:
         )
 
 
-def join_count(rows: int, cols: int, max_states: int | None = None) -> JoinCount:
+def parts_of(left: dict[bytes, int], k: int, parts: int) -> list[dict[bytes, int]]:
+    """``left`` cut into ``parts`` tables of about equal size, each frontier's part fixed
+    by its column ``c - 1`` (the squares the transfer keeps longest: frontiers that
+    differ there seldom meet, so little merging is lost).  Deterministic."""
+    groups: dict[bytes, dict[bytes, int]] = {}
+    for key, count in left.items():
+        groups.setdefault(key[k:], {})[key] = count
+    out: list[dict[bytes, int]] = [{} for _ in range(parts)]
+    for group in sorted(groups.values(), key=lambda g: (-len(g), min(g))):
+        smallest = min(range(parts), key=lambda p: len(out[p]))
+        out[smallest].update(group)
+    return out
+
+
+def join_count(rows: int, cols: int, max_states: int | None = None, parts: int = 1) -> JoinCount:
     """The closed tours of a ``rows x cols`` board, counted by joining its halves.
 
     >>> join_count(6, 6).count
     9862
 
     The board is cut across its long side before column ``n // 2`` (``n`` the long
-    side, ``k`` the short one); it needs ``k >= 3`` and ``n >= 4``.
+    side, ``k`` the short one); it needs ``k >= 3`` and ``n >= 4``.  ``parts`` cuts the
+    left half's table into that many parts, transferred and joined one after the other
+    and the counts added (the join is linear in the left table, so the count is the
+    same): the transfer then holds about one part's states at a time
+    (:attr:`JoinCount.transfer` is the largest part's, square by square).
 
     Raises :class:`~lazysearch.knights.counting.TooManyStatesError` when a table would
     pass ``max_states`` entries (default
     :func:`~lazysearch.knights.counting.default_max_states`); ``ValueError`` for a board
-    the cut does not fit.
+    the cut does not fit or ``parts < 1``.
     """
     from lazysearch.knights.counting import default_max_states
 
     k, n = min(rows, cols), max(rows, cols)
     if k < 3 or n < 4:
         raise ValueError(f"join_count() needs a board at least 3x4, not {rows}x{cols}")
+    if parts < 1:
+        raise ValueError(f"join_count() needs parts >= 1, not {parts!r}")
     limit = default_max_states() if max_states is None else max_states
     result = JoinCount(rows, cols)
     began = time.perf_counter()
@@ -479,25 +500,30 @@ def join_count(rows: int, cols: int, max_states: int | None = None) -> JoinCount
     del tables
     result.left, result.right = len(left), len(right)
     result.seconds["halves"] = time.perf_counter() - began
-    began = time.perf_counter()
+    result.seconds["transfer"] = result.seconds["join"] = 0.0
     transfer = Transfer(k, c)
     transfer.restrict(right)
-    states: dict[bytes, int] = {}
-    for key, count in left.items():
-        if all(key[x] == FULL for x in range(2 * k) if transfer.degrees[x] == 0):
-            states[key + bytes(2 * k)] = count
+    usable = {
+        key: count
+        for key, count in left.items()
+        if all(key[x] == FULL for x in range(2 * k) if transfer.degrees[x] == 0)
+    }
     del left
-    for s in range(2 * k):
-        states = transfer.step(s, states)
-        result.transfer.append(len(states))
-        if len(states) > limit:
-            raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
-    seen = {key[2 * k :]: count for key, count in states.items()}
-    del states
-    result.seconds["transfer"] = time.perf_counter() - began
-    began = time.perf_counter()
-    result.count = join_tables(seen, right)
-    result.seconds["join"] = time.perf_counter() - began
+    result.transfer = [0] * (2 * k)
+    for part in parts_of(usable, k, parts) if parts > 1 else [usable]:
+        began = time.perf_counter()
+        states = {key + bytes(2 * k): count for key, count in part.items()}
+        for s in range(2 * k):
+            states = transfer.step(s, states)
+            result.transfer[s] = max(result.transfer[s], len(states))
+            if len(states) > limit:
+                raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
+        seen = {key[2 * k :]: count for key, count in states.items()}
+        del states
+        result.seconds["transfer"] += time.perf_counter() - began
+        began = time.perf_counter()
+        result.count += join_tables(seen, right)
+        result.seconds["join"] += time.perf_counter() - began
     return result
 
 
