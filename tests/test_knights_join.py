@@ -59,6 +59,14 @@ def test_published_counts_of_longer_boards(rows: int, cols: int, expected: int) 
     assert knights.count_closed(rows, cols, method="join") == expected
 
 
+def test_counts_past_64_bits() -> None:
+    """3x200: each half's counts pass 2**64 in the program's compiled tables, which then
+    go on as Python dicts; the join multiplies big integers."""
+    joined = _join().join_count(3, 200)  # type: ignore[attr-defined]
+    expected = frontier_count(3, 200, closed=True).count
+    assert joined.count == expected and len(str(expected)) == 96
+
+
 def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
     join = _join()
     k = n = 6

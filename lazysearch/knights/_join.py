@@ -389,7 +389,8 @@ def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
 def sweep_tables(k: int, n: int, columns: list[int], limit: int) -> dict[int, dict[int, int]]:
     """The closed-tour program's tables of a ``k x n`` board after each of ``columns``
     first columns (:mod:`lazysearch.knights._count`, compiled tables while the counts
-    fit in 64 bits).  Raises ``MemoryError`` past ``limit`` frontiers."""
+    fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
+    frontiers."""
     from lazysearch import _native
 
     module = _native.load("lazysearch.knights._count")
