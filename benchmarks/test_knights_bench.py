@@ -77,6 +77,28 @@ def test_count_by_dp(benchmark: Any, name: str) -> None:
     assert benchmark.pedantic(function, rounds=1, iterations=1) == expected
 
 
+# Closed tours by joining two halves (knights._join, issue 17's road to 8x8): the largest
+# counts it reaches here, each against shared/ORACLES.md / A175881, with what it held.
+JOIN_COUNTS = {
+    "6x8 closed by the join (55,488,142)": (6, 8, 55_488_142),
+    "6x9 closed by the join (3,374,967,940)": (6, 9, 3_374_967_940),
+}
+
+
+@pytest.mark.parametrize("name", list(JOIN_COUNTS))
+def test_count_closed_by_join(benchmark: Any, name: str) -> None:
+    rows, cols, expected = JOIN_COUNTS[name]
+    benchmark.group = "knights: closed tours by the join"
+    join = _native.load("lazysearch.knights._join")
+    found = benchmark.pedantic(join.join_count, args=(rows, cols), rounds=1, iterations=1)
+    assert found.count == expected
+    benchmark.extra_info["left frontiers"] = found.left
+    benchmark.extra_info["right frontiers"] = found.right
+    benchmark.extra_info["transfer peak"] = max(found.transfer)
+    for phase, seconds in found.seconds.items():
+        benchmark.extra_info[f"{phase} seconds"] = round(seconds, 2)
+
+
 def test_count_3x500_closed_by_dp(benchmark: Any) -> None:
     """3x500 closed, 244 digits: the compiled tables (64-bit counts, then Python integers
     past ``2**64``) against the all-Python program's dicts."""

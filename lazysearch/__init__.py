@@ -50,6 +50,7 @@ _ENGINES = (
     "lazysearch.kakuro._cdcl",
     "lazysearch.kakuro._engine",
     "lazysearch.knights._count",
+    "lazysearch.knights._join",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
     "lazysearch.puzzles._units",

@@ -410,9 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     knights.add_argument(
         "--method",
-        choices=("auto", "dp", "enumerate"),
+        choices=("auto", "dp", "enumerate", "join"),
         help="with --count: 'dp' counts by dynamic programming over the board's "
-        "cross-sections (one process, no tour built), 'enumerate' walks every tour, "
+        "cross-sections (one process, no tour built), 'join' (closed tours) runs it on "
+        "the two halves and joins them across the middle, 'enumerate' walks every tour, "
         "'auto' (default) picks the faster for the board",
     )
     knights.add_argument(

@@ -516,7 +516,7 @@ def start_orbits(rows: int, cols: int | None = None) -> list[tuple[Square, int]]
 
 #: ``method="auto"`` counts by dynamic programming (:mod:`.counting`) where it was
 #: measured faster than walking every tour: see :func:`_auto_method`.
-METHODS = ("auto", "dp", "enumerate")
+METHODS = ("auto", "dp", "enumerate", "join")
 
 
 def _auto_method(rows: int, cols: int, closed: bool) -> str:
@@ -541,8 +541,10 @@ def _auto_method(rows: int, cols: int, closed: bool) -> str:
 def _method(method: object, workers: int | None, executor: Executor | None) -> str:
     if method not in METHODS:
         raise KnightsError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if method == "dp" and (workers is not None or executor is not None):
-        raise KnightsError("method='dp' counts in one process: leave out workers and executor")
+    if method in ("dp", "join") and (workers is not None or executor is not None):
+        raise KnightsError(
+            f"method={method!r} counts in one process: leave out workers and executor"
+        )
     assert isinstance(method, str)
     return method
 
@@ -585,6 +587,8 @@ def count_tours(
         if start is not None:
             return 2 * cycles
         return 2 * rows * cols * cycles
+    if how == "join":
+        raise KnightsError("method='join' counts closed tours only: give closed=True")
     if how == "auto":
         how = _auto_method(rows, cols, closed)
     if no_tour_reason(rows, cols, start=start):
@@ -616,7 +620,9 @@ def count_closed(
     ``method="enumerate"`` walks them: every cycle passes through the corner ``(0, 0)``,
     whose only two neighbours ``(1, 2)`` and ``(2, 1)`` are then both on it; so the
     cycles are the closed tours that start at the corner and go to ``(1, 2)`` first.
-    ``method="dp"`` counts them by dynamic programming, ``"auto"`` picks (see
+    ``method="dp"`` counts them by dynamic programming, ``"join"`` by the same program
+    run on the two halves of the board and joined across the middle
+    (:func:`lazysearch.knights._join.join_count`), ``"auto"`` picks (see
     :func:`count_tours`).
 
     >>> count_closed(6)
@@ -625,6 +631,8 @@ def count_closed(
     16
     >>> count_closed(3, 12, method="dp")  # shared/ORACLES.md (A383660)
     176
+    >>> count_closed(5, 8, method="join")
+    44202
     """
     rows, cols = _board(rows, cols)
     how = _method(method, workers, executor)
@@ -636,6 +644,9 @@ def count_closed(
         from .counting import frontier_count
 
         return frontier_count(rows, cols, closed=True).count
+    if how == "join":
+        joined: int = _native.load("lazysearch.knights._join").join_count(rows, cols).count
+        return joined
     problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
     return Solutions(Search(problem)).count(workers=workers, executor=executor)
 
