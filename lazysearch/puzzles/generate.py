@@ -206,6 +206,17 @@ def generate(
         For a box that is not two whole numbers >= 1, a grid larger than 35x35, or a
         variant not generated.
     """
+    if variant is not None and variant not in VARIANTS:
+        from .generate_variants import generate_variant
+
+        return generate_variant(
+            box,
+            seed=seed,
+            minimal=minimal,
+            symmetric=symmetric,
+            variant_name=variant,
+            max_nodes=max_nodes,
+        )
     br, bc = check_box(box)
     if variant not in VARIANTS:
         known = ", ".join(repr(name) for name in VARIANTS)
