@@ -330,13 +330,21 @@ def removal_order(n: int, symmetric: bool, rng: random.Random) -> list[tuple[int
 
 
 def rate(
-    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+    grid: str | Sequence[Sequence[int | None]],
+    *,
+    box: tuple[int, int] | None = None,
+    regions: object = None,
+    diagonals: bool = False,
+    cages: object = None,
 ) -> Rating:
     """The :class:`Rating` of a sudoku with exactly one solution: the search tree the
     counting engine walks to prove it (naked and hidden singles at every node).
 
     >>> rate("1.3." "...." "...." ".2.4")
     Rating(score=0.0, level='easy', nodes=1, dead_ends=0, complete=True)
+
+    With ``regions``, ``diagonals`` or ``cages`` (as :func:`~.sudoku.solve` takes them)
+    a variant is rated: :func:`.generate_variants.rate_variant`.
 
     Raises
     ------
@@ -345,6 +353,10 @@ def rate(
     """
     from .sudoku import _box, sudoku_problem
 
+    if regions is not None or diagonals is not False or cages is not None:
+        from .generate_variants import rate_variant
+
+        return rate_variant(grid, box=box, regions=regions, diagonals=diagonals, cages=cages)
     rows = parse(grid)
     n = len(rows)
     shape = _box(box, n)

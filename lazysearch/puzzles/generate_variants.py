@@ -87,7 +87,9 @@ def variant_parts(name: object) -> tuple[str, ...]:
                 f"variant {brief(name)}: {word!r} is not one of {', '.join(PARTS)} "
                 "(join them with '-', as in 'killer-jigsaw-x')"
             )
-    if not words or len(set(words)) != len(words):
+    if not words:
+        raise SudokuError(f"variant {brief(name)} names none of {', '.join(PARTS)}")
+    if len(set(words)) != len(words):
         raise SudokuError(f"variant {brief(name)} names each of {', '.join(PARTS)} at most once")
     return tuple(part for part in PARTS if part in words)
 
