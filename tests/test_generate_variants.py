@@ -354,6 +354,15 @@ def test_bad_json_is_a_parse_error(text: str, words: str) -> None:
         variants.loads(text, source="p.json")
 
 
+def test_two_generated_texts_are_refused_by_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["generate", "sudoku", "--variant", "x", "--box", "2x2", "--count", "2", "--seed", "1"]
+    status, out, _ = run(argv, capsys)
+    assert status == 0 and out.count("givens:") == 2
+    second = out.splitlines().index("givens:", 2) + 1
+    with pytest.raises(ParseError, match=f"p.txt:{second}:1: a second givens grid"):
+        variants.loads(out, source="p.txt")
+
+
 def test_plain_generated_json_is_not_variant_text() -> None:
     p = sudoku.generate((2, 2), seed=1)
     assert not variants.is_variant_text(json.dumps(p.json()))

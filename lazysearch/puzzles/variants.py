@@ -604,6 +604,14 @@ def loads(text: str, *, source: str = "<text>") -> VariantText:
         if header:
             section = header.group(1).lower()
             section = "givens" if section == "grid" else section
+            if section == "givens" and grids["givens"]:
+                raise ParseError(
+                    "a second givens grid: the variant format holds one puzzle a text "
+                    "(write each to its own file)",
+                    source=source,
+                    line=number,
+                    column=lead + 1,
+                )
             is_sums = section == "sums"
             lead += header.end()
             word = word[header.end() :]
