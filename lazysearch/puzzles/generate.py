@@ -193,7 +193,9 @@ def generate(
         Clues come and go in pairs under a half turn (the centre alone); minimal then
         means no pair can be taken away.
     variant:
-        None, plain box sudoku: the only one generated so far (see :data:`VARIANTS`).
+        None, plain box sudoku; or ``"x"``, ``"jigsaw"``, ``"killer"`` or parts joined
+        by ``-`` (``"killer-jigsaw-x"``), made by :mod:`.generate_variants` (a
+        :class:`~.generate_variants.GeneratedVariant` that knows its rules).
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
         runs past it stays, so the puzzle is still unique, but may not be minimal: the

@@ -18,14 +18,17 @@ jigsaw puzzles are made as plain ones are (:mod:`.generate`): a random full grid
 givens blanked while one solution remains, the proofs on the units engine
 (:mod:`._units`) with the diagonals or regions as units.  A jigsaw's regions are the
 boxes first, then cells swapped between neighbouring regions at random while each stays
-in one piece; a layout no full grid fills is drawn again.
+in one piece; a layout no full grid fills within :data:`JIGSAW_FILL_NODES` nodes a
+cell is shuffled on a little and tried again.
 
 A killer puzzle has no givens.  Its full grid is cut into cages (side neighbours, 2 to
 :data:`MAX_CAGE` cells, no digit twice), grown at random.  While the cages allow two
 fillings, a cage holding a cell where the two differ is cut in two.  Then side-by-side
 cages are merged (at most :data:`MAX_CAGE` cells, distinct digits) while one filling
 remains, pass after pass until a pass merges none: *minimal* means no two neighbouring
-cages can be merged without a second filling.  The killer proofs run on the kakuro
+cages can be merged without a second filling.  A merge's proof may take ``max_nodes``
+(default :data:`KILLER_NODES`) nodes; a merge whose proof runs past it is not made, and
+the puzzle's ``minimal`` is then False (unique still).  The killer proofs run on the kakuro
 engine (:mod:`lazysearch.kakuro._engine`, a unit a run of sum ``n(n + 1)/2``), so
 killer puzzles are at most 9x9.
 """
