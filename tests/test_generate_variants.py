@@ -266,6 +266,16 @@ def test_killer_cut_takes_a_differing_cell_apart() -> None:
     assert any((0, 1) in piece and len(piece) <= 2 for piece in pieces)
 
 
+def test_killer_not_minimal_is_one_merge_pass() -> None:
+    # The same draws up to the end of the first pass; minimal goes on merging.
+    for seed in (1, 2, 3):
+        quick = sudoku.generate((2, 3), seed=seed, variant="killer", minimal=False)
+        full = sudoku.generate((2, 3), seed=seed, variant="killer")
+        assert not quick.minimal and count_cover(quick) == 1
+        assert len(quick.cages or ()) >= len(full.cages or ())
+        check_cages(quick)
+
+
 def test_killer_budget_leaves_minimality_unproved() -> None:
     # With one node a proof, no merge proof ends: no merge is made, and the puzzle
     # (still unique) does not claim to be minimal.

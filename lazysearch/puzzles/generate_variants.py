@@ -26,7 +26,8 @@ A killer puzzle has no givens.  Its full grid is cut into cages (side neighbours
 fillings, a cage holding a cell where the two differ is cut in two.  Then side-by-side
 cages are merged (at most :data:`MAX_CAGE` cells, distinct digits) while one filling
 remains, pass after pass until a pass merges none: *minimal* means no two neighbouring
-cages can be merged without a second filling.  A merge's proof may take ``max_nodes``
+cages can be merged without a second filling (``minimal=False``: one pass, quicker,
+more cages).  A merge's proof may take ``max_nodes``
 (default :data:`KILLER_NODES`) nodes; a merge whose proof runs past it is not made, and
 the puzzle's ``minimal`` is then False (unique still).  The killer proofs run on the kakuro
 engine (:mod:`lazysearch.kakuro._engine`, a unit a run of sum ``n(n + 1)/2``), so
@@ -470,11 +471,9 @@ def _killer(
             if found == 1:
                 cages = trial
                 merged = True
-                if not minimal:
-                    break
             elif found < 0:
                 proved = False
-        if not minimal:
+        if not minimal:  # one pass: quicker, more cages
             break
     cages.sort()
     final = _as_cages(cages, full, n)
