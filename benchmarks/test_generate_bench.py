@@ -103,3 +103,31 @@ def test_py_sudoku_9x9(benchmark: Any) -> None:
     unique = sum(len(sudoku.solve(p).take(2)) == 1 for p in made)
     benchmark.extra_info["unique"] = f"{unique} of {len(made)}"
     benchmark.extra_info["clues"] = sorted(sum(ch != "." for ch in p) for p in made)
+
+
+# -- sudoku variants (generate_variants.py) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "rounds"),
+    [("x", 21), ("jigsaw", 21), ("jigsaw-x", 7), ("killer", 7), ("killer-jigsaw-x", 5)],
+)
+def test_generate_9x9_variant(benchmark: Any, variant: str, rounds: int) -> None:
+    """9x9 variants from seeds 1, 2, ...; each proved unique again by exact cover (another
+    algorithm than the generator's units and kakuro engines), outside the timed part."""
+    from lazysearch.puzzles.variants import solve_variant
+
+    seeds = itertools.count(1)
+    made: list[Any] = []
+
+    def make(seed: int) -> None:
+        made.append(sudoku.generate((3, 3), seed=seed, variant=variant))
+
+    benchmark.pedantic(make, setup=lambda: ((next(seeds),), {}), rounds=rounds, iterations=1)
+    for p in made:
+        rows = sudoku.parse(str(p))
+        assert len(solve_variant(rows, engine="cover", **p.rules_args()).take(2)) == 1
+    benchmark.extra_info["clues"] = sorted(p.clues for p in made)
+    benchmark.extra_info["cages"] = sorted(len(p.cages or ()) for p in made)
+    benchmark.extra_info["minimal"] = sum(p.minimal for p in made)
+    benchmark.extra_info["nodes"] = sorted(p.rating.nodes for p in made)

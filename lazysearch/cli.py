@@ -493,6 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--symmetric", action="store_true", help="sudoku: clues in pairs under a half turn"
     )
     generate.add_argument(
+        "--variant",
+        metavar="V",
+        help="sudoku: x, jigsaw, killer, or parts joined by '-' (killer-jigsaw-x); text is "
+        "then the variant format 'lazysearch sudoku' reads, one puzzle a file",
+    )
+    generate.add_argument(
         "--max-nodes",
         type=_positive,
         metavar="N",
@@ -1739,7 +1745,7 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.format == "svg" and args.number > 1:
         raise CliError(f"--format svg draws one puzzle; got --count {args.number}")
-    sudoku_only = ("box", "symmetric", "max_nodes")
+    sudoku_only = ("box", "symmetric", "max_nodes", "variant")
     wrong = (("density",) if args.puzzle == "sudoku" else sudoku_only) + (
         ("size",) if args.puzzle == "sudoku" else ()
     )
@@ -1784,7 +1790,11 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
     from .puzzles import sudoku
 
     p = sudoku.generate(
-        args.box or (3, 3), seed=seed, symmetric=args.symmetric, max_nodes=args.max_nodes
+        args.box or (3, 3),
+        seed=seed,
+        symmetric=args.symmetric,
+        max_nodes=args.max_nodes,
+        variant=args.variant,
     )
     r = p.rating
     if args.format == "svg":
@@ -1792,9 +1802,16 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
     if args.format == "json":
         line: str = json.dumps(p.json(), separators=(",", ":"))
         return line + "\n"
+    what = f"{p.clues} clues"
+    body = str(p)
+    if args.variant is not None:
+        # The variant text format: givens, regions, cages and sums, diagonals.
+        cages = getattr(p, "cages", None)
+        what = f"{p.variant}, " + (f"{len(cages)} cages" if cages is not None else what)
+        body = p.text()  # type: ignore[attr-defined]
     return (
-        f"# seed {p.seed}: {p.clues} clues, rating {r.score} ({r.level}, {r.nodes} nodes)"
-        f"{'' if p.minimal else ', minimality not proved'}\n{p}\n"
+        f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {r.nodes} nodes)"
+        f"{'' if p.minimal else ', minimality not proved'}\n{body}\n"
     )
 
 

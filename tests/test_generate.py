@@ -204,7 +204,7 @@ def test_a_generated_puzzle_carries_its_own_rating() -> None:
         ({"box": "3x3"}, "'3x3'"),
         ({"box": (True, 3)}, "True"),
         ({"box": (6, 6)}, "36x36"),
-        ({"variant": "killer"}, "'killer'"),
+        ({"variant": "hexadoku"}, "'hexadoku'"),
         ({"seed": "one"}, "'one'"),
         ({"minimal": "yes"}, "'yes'"),
         ({"max_nodes": 0}, "max_nodes"),

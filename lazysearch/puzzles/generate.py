@@ -193,7 +193,9 @@ def generate(
         Clues come and go in pairs under a half turn (the centre alone); minimal then
         means no pair can be taken away.
     variant:
-        None, plain box sudoku: the only one generated so far (see :data:`VARIANTS`).
+        None, plain box sudoku; or ``"x"``, ``"jigsaw"``, ``"killer"`` or parts joined
+        by ``-`` (``"killer-jigsaw-x"``), made by :mod:`.generate_variants` (a
+        :class:`~.generate_variants.GeneratedVariant` that knows its rules).
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
         runs past it stays, so the puzzle is still unique, but may not be minimal: the
@@ -206,6 +208,17 @@ def generate(
         For a box that is not two whole numbers >= 1, a grid larger than 35x35, or a
         variant not generated.
     """
+    if variant is not None and variant not in VARIANTS:
+        from .generate_variants import generate_variant
+
+        return generate_variant(
+            box,
+            seed=seed,
+            minimal=minimal,
+            symmetric=symmetric,
+            variant_name=variant,
+            max_nodes=max_nodes,
+        )
     br, bc = check_box(box)
     if variant not in VARIANTS:
         known = ", ".join(repr(name) for name in VARIANTS)
@@ -319,13 +332,21 @@ def removal_order(n: int, symmetric: bool, rng: random.Random) -> list[tuple[int
 
 
 def rate(
-    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+    grid: str | Sequence[Sequence[int | None]],
+    *,
+    box: tuple[int, int] | None = None,
+    regions: object = None,
+    diagonals: bool = False,
+    cages: object = None,
 ) -> Rating:
     """The :class:`Rating` of a sudoku with exactly one solution: the search tree the
     counting engine walks to prove it (naked and hidden singles at every node).
 
     >>> rate("1.3." "...." "...." ".2.4")
     Rating(score=0.0, level='easy', nodes=1, dead_ends=0, complete=True)
+
+    With ``regions``, ``diagonals`` or ``cages`` (as :func:`~.sudoku.solve` takes them)
+    a variant is rated: :func:`.generate_variants.rate_variant`.
 
     Raises
     ------
@@ -334,6 +355,10 @@ def rate(
     """
     from .sudoku import _box, sudoku_problem
 
+    if regions is not None or diagonals is not False or cages is not None:
+        from .generate_variants import rate_variant
+
+        return rate_variant(grid, box=box, regions=regions, diagonals=diagonals, cages=cages)
     rows = parse(grid)
     n = len(rows)
     shape = _box(box, n)

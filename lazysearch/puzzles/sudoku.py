@@ -514,9 +514,15 @@ def generate(
 
 
 def rate(
-    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
+    grid: str | Sequence[Sequence[int | None]],
+    *,
+    box: tuple[int, int] | None = None,
+    regions: str | Sequence[Sequence[object]] | None = None,
+    diagonals: bool = False,
+    cages: Sequence[tuple[int, Sequence[tuple[int, int]]]] | None = None,
 ) -> Rating:
-    """How much search a puzzle with one solution needs; see :func:`.generate.rate`."""
+    """How much search a puzzle with one solution needs (variants too, with the
+    arguments of :func:`solve`); see :func:`.generate.rate`."""
     from .generate import rate as _rate
 
-    return _rate(grid, box=box)
+    return _rate(grid, box=box, regions=regions, diagonals=diagonals, cages=cages)

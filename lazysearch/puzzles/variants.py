@@ -538,7 +538,18 @@ class VariantText:
 
 def is_variant_text(text: str) -> bool:
     """Whether ``text`` reads as the variant format (a section header, a sums line or a
-    ``diagonals`` line) rather than a file of classic puzzles."""
+    ``diagonals`` line, or a generated variant's JSON: an object with ``regions``,
+    ``cages`` or ``diagonals`` set) rather than a file of classic puzzles."""
+    if text.lstrip().startswith("{"):
+        import json
+
+        try:
+            data = json.loads(text.splitlines()[0] if text.strip() else text)
+        except ValueError:
+            return False
+        return isinstance(data, dict) and any(
+            data.get(key) for key in ("regions", "cages", "diagonals")
+        )
     for line in text.splitlines():
         word = line.strip()
         if _SECTION.match(word) or word.lower() in ("diagonals", "x"):
@@ -571,7 +582,14 @@ def loads(text: str, *, source: str = "<text>") -> VariantText:
     (CodinGame's killer format: ``..3.5.... aabbbcdde``), fills both.  Blank lines and
     ``#`` comments are skipped.  A killer puzzle needs no givens: an all-blank grid is
     assumed.  Mistakes raise :class:`ParseError` naming the line and column.
+
+    A text that starts with ``{`` is one line of ``lazysearch generate sudoku --variant
+    ... --format json`` (:meth:`.generate_variants.GeneratedVariant.json`): ``puzzle``,
+    and ``regions`` (rows of labels), ``diagonals``, ``cages`` (``[sum, [[row, col],
+    ...]]``) where set.
     """
+    if text.lstrip().startswith("{"):
+        return _from_json(text, source)
     grids: dict[str, list[tuple[int, int, str]]] = {"givens": [], "regions": [], "cages": []}
     sums: dict[str, tuple[int, int, int]] = {}
     diagonals = False
@@ -586,6 +604,14 @@ def loads(text: str, *, source: str = "<text>") -> VariantText:
         if header:
             section = header.group(1).lower()
             section = "givens" if section == "grid" else section
+            if section == "givens" and grids["givens"]:
+                raise ParseError(
+                    "a second givens grid: the variant format holds one puzzle a text "
+                    "(write each to its own file)",
+                    source=source,
+                    line=number,
+                    column=lead + 1,
+                )
             is_sums = section == "sums"
             lead += header.end()
             word = word[header.end() :]
@@ -644,6 +670,74 @@ def loads(text: str, *, source: str = "<text>") -> VariantText:
             continue
         grids[section].append((number, lead, word))
     return _assemble(grids, sums, diagonals, source, text)
+
+
+def _from_json(text: str, source: str) -> VariantText:
+    """A generated variant's JSON line read back (see :func:`loads`)."""
+    import json
+
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) > 1:
+        raise ParseError(
+            "one puzzle a text: a variant's JSON is a single line (this is a second one)",
+            source=source,
+            line=lines[1][0],
+            column=1,
+        )
+    number, line = lines[0]
+    lead = len(line) - len(line.lstrip()) + 1
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        raise ParseError(
+            f"not a line of JSON: {exc}", source=source, line=number, column=lead
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str):
+        raise ParseError(
+            "a JSON object with a 'puzzle' string", source=source, line=number, column=lead
+        )
+    givens = "".join(data["puzzle"].split())
+    regions = data.get("regions")
+    if regions is not None and not (
+        isinstance(regions, list) and all(isinstance(row, str) for row in regions)
+    ):
+        raise ParseError(
+            f"'regions' is {brief(regions)}, not a list of rows of labels",
+            source=source,
+            line=number,
+            column=lead,
+        )
+    diagonals = data.get("diagonals", False)
+    if type(diagonals) is not bool:
+        raise ParseError(
+            f"'diagonals' is {brief(diagonals)}, not true or false",
+            source=source,
+            line=number,
+            column=lead,
+        )
+    raw = data.get("cages")
+    cages: list[tuple[int, list[Cell]]] | None = None
+    if raw is not None:
+        cages = []
+        for k, cage in enumerate(raw if isinstance(raw, list) else [raw], start=1):
+            if (
+                not isinstance(cage, list)
+                or len(cage) != 2
+                or type(cage[0]) is not int
+                or not isinstance(cage[1], list)
+                or not all(
+                    isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)
+                    for cell in cage[1]
+                )
+            ):
+                raise ParseError(
+                    f"cage {k} is {brief(cage)}, not [sum, [[row, col], ...]]",
+                    source=source,
+                    line=number,
+                    column=lead,
+                )
+            cages.append((cage[0], [(cell[0], cell[1]) for cell in cage[1]]))
+    return VariantText(givens, regions, cages, diagonals)
 
 
 def _grid_rows(
