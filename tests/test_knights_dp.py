@@ -82,6 +82,49 @@ def test_closed_counts_match_the_oracle(rows: int, cols: int, expected: int) -> 
     assert knights.count_closed(cols, rows, method="dp") == expected
 
 
+def _step_all(k: int, n: int, start: int, closed: bool, fold: bool) -> tuple[int, list[int]]:
+    module = _native.load("lazysearch.knights._count")
+    counter = module.FrontierCounter(k, n, start, closed, fold=fold)
+    table = counter.initial()
+    sizes = []
+    for i in range(k * n):
+        table = counter.step(i, table)
+        sizes.append(len(table))
+    return counter.finished, sizes
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "start", "closed"),
+    [
+        (3, 10, -1, True),
+        (3, 4, -1, False),
+        (3, 4, 1, False),  # (1, 0): on the middle row, folded
+        (3, 4, 0, False),  # (0, 0): off it, not folded
+        (3, 7, 4, False),
+        (3, 7, 6, False),
+        (4, 5, -1, False),
+        (5, 5, -1, False),
+        (5, 5, 12, False),  # the centre
+        (5, 6, -1, True),
+    ],
+)
+def test_frontiers_folded_with_their_mirror_images_count_the_same(
+    k: int, n: int, start: int, closed: bool
+) -> None:
+    # After each column the frontier and its rows turned over have as many completions:
+    # the table keeps one of the two, with both counts, and the tours counted stay.
+    if k * n > 16 and not compiled():
+        pytest.skip("seconds as plain Python")
+    plain, sizes = _step_all(k, n, start, closed, fold=False)
+    folded, folded_sizes = _step_all(k, n, start, closed, fold=True)
+    assert folded == plain > 0
+    if start >= 0 and start % k != k // 2:
+        assert folded_sizes == sizes  # a start off the middle row is not symmetric
+    else:
+        assert sum(folded_sizes) < 0.8 * sum(sizes)
+        assert all(f <= s for f, s in zip(folded_sizes, sizes, strict=True))
+
+
 def test_counts_past_two_to_the_64_are_exact() -> None:
     """3x100: the compiled tables' 64-bit counts overflow on the way; the count goes on
     in Python integers and equals the all-Python program's (the engine's source)."""

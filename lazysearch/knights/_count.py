@@ -237,7 +237,9 @@ class FrontierCounter:
 
     ``start`` is the sweep index of an open tour's given start (``-1``: any start);
     ``closed`` asks for cycles.  Complete tours found with the last square are added to
-    :attr:`finished`.
+    :attr:`finished`.  ``fold`` merges each frontier with its mirror image at the end of
+    every column (:meth:`_pack`): the table's keys are then no longer the frontiers the
+    edges chosen reach, only their classes, so :class:`TourSampler` does not fold.
     """
 
     nb: cython.int[::1]  # back neighbours of square i, as frontier positions, 4 a square
@@ -264,6 +266,8 @@ class FrontierCounter:
     look_cap: cython.int[::1]
     look_n: cython.int[::1]
     look_pos: cython.int[::1]
+    fold_at: cython.int[::1]  # 1 after the last square of a column whose frontiers fold
+    mirror: cython.int[::1]  # the position a position's square goes to, rows turned over
 
     k: cython.int
     n: cython.int
@@ -282,7 +286,7 @@ class FrontierCounter:
     sink: cython.ulonglong
     finished = cython.declare(object, visibility="public")
 
-    def __init__(self, k: int, n: int, start: int, closed: bool) -> None:
+    def __init__(self, k: int, n: int, start: int, closed: bool, fold: bool = False) -> None:
         compiled = COMPILED
         self.k = k
         self.n = n
@@ -368,6 +372,21 @@ class FrontierCounter:
         self.look_cap = _buffers.ints(look_cap or [0], compiled)  # type: ignore[assignment]
         self.look_n = _buffers.ints(look_n or [0], compiled)  # type: ignore[assignment]
         self.look_pos = _buffers.ints(look_pos or [0], compiled)  # type: ignore[assignment]
+        # After the last square of column c, the frontier's first position is settled
+        # (its neighbours ahead are in columns c - 1 and c) and the others are columns
+        # c - 1 and c whole: turning the rows over maps it onto another frontier of the
+        # same square, with as many completions when the rest of the board and its
+        # needs are symmetric (no given start, or one on the middle row).
+        symmetric = start < 0 or closed or start % k == k - 1 - start % k
+        fold_at = [0] * total
+        for i in range(k - 1, total - 1, k):
+            fold_at[i] = 1 if fold and symmetric and k > 1 else 0
+        mirror = list(range(w + 1))
+        for p in range(2, w + 1):
+            column, row = divmod(p - 2, k)
+            mirror[p] = 2 + column * k + (k - 1 - row)
+        self.fold_at = _buffers.ints(fold_at, compiled)  # type: ignore[assignment]
+        self.mirror = _buffers.ints(mirror, compiled)  # type: ignore[assignment]
 
     def initial(self) -> dict[int, int]:
         """The table before any square is taken: every position ``FULL`` (no square)."""
@@ -610,6 +629,42 @@ class FrontierCounter:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
+    def _pack(self, ends: cython.int, mirrored: cython.bint) -> cython.int:
+        """Pack :attr:`nxt`'s positions 1..W (read through :attr:`mirror` when
+        ``mirrored``) and ``ends`` into :attr:`key_lo` and :attr:`key_hi`, the labels
+        renumbered in order of appearance so that equal frontiers pack equal."""
+        w: cython.int = self.W
+        p: cython.int
+        v: cython.int
+        for p in range(FRESH + 1):
+            self.relabel[p] = 0
+        label: cython.int = TAIL
+        lo: cython.ulonglong = 0
+        hi: cython.ulonglong = 0
+        for p in range(1, w + 1):
+            v = self.nxt[self.mirror[p] if mirrored else p]
+            if v > TAIL:
+                if self.relabel[v] == 0:
+                    label += 1
+                    self.relabel[v] = label
+                v = self.relabel[v]
+            if p <= 15:
+                lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
+            else:
+                hi |= cython.cast(cython.ulonglong, v) << (BITS * (p - 16))
+        if w > 15:
+            hi |= cython.cast(cython.ulonglong, ends) << (BITS * (w - 15))
+        else:
+            lo |= cython.cast(cython.ulonglong, ends) << 60
+        self.key_lo = lo
+        self.key_hi = hi
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
     def _advance(
         self,
         i: cython.int,
@@ -630,7 +685,6 @@ class FrontierCounter:
         fb: cython.int
         need: cython.int
         short: cython.int
-        label: cython.int
         complete: cython.bint = False
         for p in range(w + 1):
             self.nxt[p] = self.cur[p]
@@ -730,27 +784,12 @@ class FrontierCounter:
             return DROPPED
         if (balance + open_ends) % 2 != 0:
             return DROPPED
-        # Renumber the labels in order of appearance and pack positions 1..W.
-        for p in range(FRESH + 1):
-            self.relabel[p] = 0
-        label = TAIL
-        lo: cython.ulonglong = 0
-        hi: cython.ulonglong = 0
-        for p in range(1, w + 1):
-            v = self.nxt[p]
-            if v > TAIL:
-                if self.relabel[v] == 0:
-                    label += 1
-                    self.relabel[v] = label
-                v = self.relabel[v]
-            if p <= 15:
-                lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
-            else:
-                hi |= cython.cast(cython.ulonglong, v) << (BITS * (p - 16))
-        if w > 15:
-            hi |= cython.cast(cython.ulonglong, ends) << (BITS * (w - 15))
-        else:
-            lo |= cython.cast(cython.ulonglong, ends) << 60
-        self.key_lo = lo
-        self.key_hi = hi
+        self._pack(ends, False)
+        if self.fold_at[i]:
+            lo: cython.ulonglong = self.key_lo
+            hi: cython.ulonglong = self.key_hi
+            self._pack(ends, True)
+            if self.key_hi > hi or (self.key_hi == hi and self.key_lo > lo):
+                self.key_lo = lo
+                self.key_hi = hi
         return NEXT

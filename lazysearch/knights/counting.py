@@ -120,7 +120,7 @@ def frontier_count(
     if start is not None and not closed:
         sweep_start = _to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
-    counter = module.FrontierCounter(k, n, sweep_start, closed)
+    counter = module.FrontierCounter(k, n, sweep_start, closed, fold=True)
     table: dict[int, int] = counter.initial()
     first = 0
     if resume is not None:
