@@ -285,6 +285,9 @@ class FrontierCounter:
     batch_at: cython.longlong[::1]
     sink: cython.ulonglong
     finished = cython.declare(object, visibility="public")
+    #: How many ways (a square's choices of edges back, from one frontier) were
+    #: followed, by :meth:`step` and :meth:`step_fast` (a measure of the work done).
+    tried = cython.declare(cython.longlong, visibility="readonly")
 
     def __init__(self, k: int, n: int, start: int, closed: bool, fold: bool = False) -> None:
         compiled = COMPILED
@@ -300,6 +303,7 @@ class FrontierCounter:
         else:
             self.ends_allowed = 2
         self.finished = 0
+        self.tried = 0
         total = k * n
         w = 2 * k + 1
         back = neighbours_back(k, n)
@@ -409,7 +413,7 @@ class FrontierCounter:
         a: cython.int
         b: cython.int
         nfree: cython.int = 0
-        ways: cython.int = 1
+        ways: cython.int
         for p in range(w):
             if p < 15:
                 self.cur[p] = (lo >> (BITS * p)) & 15
@@ -422,18 +426,40 @@ class FrontierCounter:
             if self.cur[p] != FULL:
                 self.free[nfree] = p
                 nfree += 1
-        self.cpa[0] = -1
-        self.cpb[0] = -1
+        # The squares settled with square i that need an edge from it: one with none
+        # (it would leave with too few), and, once the tour's ends are all fixed, any
+        # end (it could not be another).  Ways that leave one out are not listed.
+        must: cython.longlong = 0
+        for a in range(self.fin_at[i], self.fin_at[i + 1]):
+            p = self.fin[a]
+            if p < w and (
+                self.cur[p] == FREE or (self.cur[p] != FULL and self.ends >= self.ends_allowed)
+            ):
+                must |= cython.cast(cython.longlong, 1) << p
+        ways = 0
+        if must == 0:
+            self.cpa[0] = -1
+            self.cpb[0] = -1
+            ways = 1
         for a in range(nfree):
-            self.cpa[ways] = self.free[a]
-            self.cpb[ways] = -1
-            ways += 1
+            if must & ~(cython.cast(cython.longlong, 1) << self.free[a]) == 0:
+                self.cpa[ways] = self.free[a]
+                self.cpb[ways] = -1
+                ways += 1
         if self.cap[i] == 2:
             for a in range(nfree):
                 for b in range(a + 1, nfree):
-                    self.cpa[ways] = self.free[a]
-                    self.cpb[ways] = self.free[b]
-                    ways += 1
+                    if (
+                        must
+                        & ~(
+                            (cython.cast(cython.longlong, 1) << self.free[a])
+                            | (cython.cast(cython.longlong, 1) << self.free[b])
+                        )
+                        == 0
+                    ):
+                        self.cpa[ways] = self.free[a]
+                        self.cpb[ways] = self.free[b]
+                        ways += 1
         return ways
 
     def step(self, i: cython.int, table: dict[int, int]) -> dict[int, int]:
@@ -450,6 +476,7 @@ class FrontierCounter:
         r: cython.int
         for key, count in table.items():
             ways = self._load(i, key & 0xFFFFFFFFFFFFFFFF, key >> 64)
+            self.tried += ways
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:
@@ -485,6 +512,7 @@ class FrontierCounter:
             if slots[stride * slot] == EMPTY:
                 continue
             ways = self._load(i, slots[stride * slot], slots[stride * slot + 1] if kw == 2 else 0)
+            self.tried += ways
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:  # only with the last square: no hurry
