@@ -269,6 +269,13 @@ class FrontierCounter:
     fold_at: cython.int[::1]  # 1 after the last square of a column whose frontiers fold
     mirror: cython.int[::1]  # the position a position's square goes to, rows turned over
 
+    # What :meth:`_load` works out once for all of a frontier's ways: its free back
+    # neighbours' count, and the short squares and colour balance of the positions that
+    # no way changes (:meth:`_advance` adds the rest).
+    nfree: cython.int
+    base_short: cython.int
+    base_balance: cython.int
+
     k: cython.int
     n: cython.int
     total: cython.int
@@ -436,6 +443,33 @@ class FrontierCounter:
                 self.cur[p] == FREE or (self.cur[p] != FULL and self.ends >= self.ends_allowed)
             ):
                 must |= cython.cast(cython.longlong, 1) << p
+        self.nfree = nfree
+        # The squares a way may change: square i's back neighbours, the squares settled
+        # with it, and square i.  The others are as they were: count their shortfalls
+        # and colour balance once here (a way's edges leave the balance as it is: each
+        # joins two colours).
+        touched: cython.longlong = cython.cast(cython.longlong, 1) << w
+        for a in range(self.nbn[i]):
+            touched |= cython.cast(cython.longlong, 1) << self.nb[4 * i + a]
+        for a in range(self.fin_at[i], self.fin_at[i + 1]):
+            touched |= cython.cast(cython.longlong, 1) << self.fin[a]
+        short: cython.int = 0
+        balance: cython.int = self.surplus[i + 1]
+        need: cython.int
+        at: cython.int = i * (w + 1)
+        for p in range(1, w + 1):
+            if self.cur[p] == FULL:
+                continue
+            need = (2 if self.cur[p] == FREE else 1) - (2 - self.cap[i - w + p])
+            balance += need * self.sign[i - w + p]
+            if (touched >> p) & 1:
+                continue
+            if need > self.rem[at + p]:
+                if need - 1 > self.rem[at + p]:
+                    return 0
+                short += 1
+        self.base_short = short
+        self.base_balance = balance
         ways = 0
         if must == 0:
             self.cpa[0] = -1
@@ -713,6 +747,8 @@ class FrontierCounter:
         fb: cython.int
         need: cython.int
         short: cython.int
+        c: cython.int
+        settled: cython.int = 0  # the colours of the ends settled as tour ends
         complete: cython.bint = False
         for p in range(w + 1):
             self.nxt[p] = self.cur[p]
@@ -761,6 +797,8 @@ class FrontierCounter:
             if v == FREE or ends >= self.ends_allowed:
                 return DROPPED
             ends += 1  # an end with nowhere to go: one of the tour's two ends
+            if p > 0:
+                settled += self.sign[i - w + p]
             if v == TAIL:
                 complete = True
             else:
@@ -783,15 +821,21 @@ class FrontierCounter:
         # Every edge joins the two colours, so the edges still needed by each colour
         # (the frontier's and two for each square not yet taken) must balance, but for
         # the tour ends not yet fixed, each one edge short.
-        short = 0
-        balance: cython.int = self.surplus[i + 1]
+        # The positions no way changes were counted by _load; an edge to position 0
+        # (gone from the frontier) leaves square i's side of the balance alone.
+        short = self.base_short
+        balance: cython.int = self.base_balance - settled
+        if pa == 0:
+            balance -= self.sign[i]
+        if pb == 0:
+            balance -= self.sign[i]
         q = i * (w + 1)
-        for p in range(1, w + 1):
+        for c in range(self.nfree + 1):
+            p = self.free[c] if c < self.nfree else w
             v = self.nxt[p]
             if v == FULL:
                 continue
             need = (2 if v == FREE else 1) - (2 - self.cap[i - w + p])
-            balance += need * self.sign[i - w + p]
             if need > self.rem[q + p]:
                 if need - 1 > self.rem[q + p]:
                     return DROPPED
