@@ -50,6 +50,11 @@ FRESH = cython.declare(cython.int, 15)
 #: Bits per square of the frontier in a packed key; the fixed tour ends sit above them.
 BITS = cython.declare(cython.int, 4)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+# Bit counting's masks (:func:`_ones`): every other bit, pair, nibble; a one in every byte.
+ONES_1 = cython.declare(cython.ulonglong, 0x5555555555555555)
+ONES_2 = cython.declare(cython.ulonglong, 0x3333333333333333)
+ONES_4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
+ONES_8 = cython.declare(cython.ulonglong, 0x0101010101010101)
 #: An empty slot of a :class:`Table` (no frontier packs to it: the ends field is <= 2).
 EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio).
@@ -72,6 +77,17 @@ OVERFLOW = cython.declare(cython.int, 1)
 FULL_UP = cython.declare(cython.int, 2)
 NO_MEMORY = cython.declare(cython.int, 3)
 STATUS = ("ok", "overflow", "full", "memory")
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _ones(x: cython.ulonglong) -> cython.int:
+    """How many bits of ``x`` are set."""
+    x = x - ((x >> 1) & ONES_1)
+    x = (x & ONES_2) + ((x >> 2) & ONES_2)
+    x = (x + (x >> 4)) & ONES_4
+    return cython.cast(cython.int, ((x * ONES_8) & MASK64) >> 56)
 
 
 @cython.cclass
@@ -259,13 +275,13 @@ class FrontierCounter:
     # Squares not yet taken that depend on the frontier for their edges (fewer untaken
     # neighbours than they need), after square i: entries look_at[i] to look_at[i+1],
     # each the edges still missing with every frontier neighbour FULL (look_need), the
-    # edges it needs (look_cap: 1 for a given start, which cannot be one short), how
-    # many frontier neighbours it has (look_n) and their positions (look_pos, 4 each).
+    # edges it needs (look_cap: 1 for a given start, which cannot be one short) and its
+    # frontier neighbours' positions (look_mask, a bit each).
     look_at: cython.int[::1]
     look_need: cython.int[::1]
     look_cap: cython.int[::1]
-    look_n: cython.int[::1]
-    look_pos: cython.int[::1]
+    look_mask: cython.ulonglong[::1]
+    open_cur: cython.ulonglong  # a bit for each position of cur that is not FULL
     fold_at: cython.int[::1]  # 1 after the last square of a column whose frontiers fold
     mirror: cython.int[::1]  # the position a position's square goes to, rows turned over
 
@@ -366,8 +382,7 @@ class FrontierCounter:
         look_at = [0]
         look_need: list[int] = []
         look_cap: list[int] = []
-        look_n: list[int] = []
-        look_pos: list[int] = []
+        look_mask: list[int] = []
         for i in range(total):
             for j in range(i + 1, min(total, i + w + 1)):
                 untaken = sum(1 for x in back[j] if x > i) + sum(1 for x in ahead[j])
@@ -375,14 +390,12 @@ class FrontierCounter:
                 if taken and untaken < caps[j]:
                     look_need.append(caps[j] - untaken)
                     look_cap.append(caps[j])
-                    look_n.append(len(taken))
-                    look_pos += [x - i + w for x in taken] + [0] * (4 - len(taken))
+                    look_mask.append(sum(1 << (x - i + w) for x in taken))
             look_at.append(len(look_need))
         self.look_at = _buffers.ints(look_at, compiled)  # type: ignore[assignment]
         self.look_need = _buffers.ints(look_need or [0], compiled)  # type: ignore[assignment]
         self.look_cap = _buffers.ints(look_cap or [0], compiled)  # type: ignore[assignment]
-        self.look_n = _buffers.ints(look_n or [0], compiled)  # type: ignore[assignment]
-        self.look_pos = _buffers.ints(look_pos or [0], compiled)  # type: ignore[assignment]
+        self.look_mask = _buffers.words(look_mask or [0], compiled)  # type: ignore[assignment]
         # After the last square of column c, the frontier's first position is settled
         # (its neighbours ahead are in columns c - 1 and c) and the others are columns
         # c - 1 and c whole: turning the rows over maps it onto another frontier of the
@@ -428,6 +441,11 @@ class FrontierCounter:
                 self.cur[p] = (hi >> (BITS * (p - 15))) & 15
         self.ends = (hi >> (BITS * (w - 15))) & 3 if w > 15 else (lo >> 60) & 3
         self.cur[w] = FREE
+        opened: cython.ulonglong = 0
+        for p in range(w + 1):
+            if self.cur[p] != FULL:
+                opened |= cython.cast(cython.ulonglong, 1) << p
+        self.open_cur = opened
         for a in range(self.nbn[i]):
             p = self.nb[4 * i + a]
             if self.cur[p] != FULL:
@@ -788,6 +806,14 @@ class FrontierCounter:
                 else:
                     self.nxt[fa] = FRESH
                     self.nxt[fb] = FRESH
+        # Which positions are not FULL: as in cur but for square i's edges' ends.
+        opened: cython.ulonglong = self.open_cur
+        if self.nxt[w] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << w)
+        if pa >= 0 and self.nxt[pa] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << pa)
+        if pb >= 0 and self.nxt[pb] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << pb)
         # Settle the squares whose last neighbour ahead was square i.
         for q in range(self.fin_at[i], self.fin_at[i + 1]):
             p = self.fin[q]
@@ -799,6 +825,7 @@ class FrontierCounter:
             ends += 1  # an end with nowhere to go: one of the tour's two ends
             if p > 0:
                 settled += self.sign[i - w + p]
+            opened &= ~(cython.cast(cython.ulonglong, 1) << p)
             if v == TAIL:
                 complete = True
             else:
@@ -843,10 +870,7 @@ class FrontierCounter:
         # The squares ahead that only the frontier can still give their edges: each one
         # short is a tour end, two short is no tour.
         for q in range(self.look_at[i], self.look_at[i + 1]):
-            need = self.look_need[q]
-            for p in range(self.look_n[q]):
-                if self.nxt[self.look_pos[4 * q + p]] != FULL:
-                    need -= 1
+            need = self.look_need[q] - _ones(opened & self.look_mask[q])
             if need > 0:
                 if need > 1 or self.look_cap[q] == 1:
                     return DROPPED
