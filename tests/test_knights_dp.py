@@ -240,6 +240,16 @@ def test_too_many_states_is_a_clear_error_before_memory_runs_out() -> None:
         frontier_count(6, 6, closed=True, max_states=1000)
 
 
+def test_a_board_wider_than_the_frontiers_pack_is_a_clear_error() -> None:
+    # 15 across: frontiers of 31 squares, past the two 64-bit words of a key (the
+    # compiled program raised OverflowError from deep inside the first square).
+    words = r"15x16 needs frontiers of 31 squares; the program takes boards up to 14"
+    with pytest.raises(TooManyStatesError, match=words):
+        knights.count_closed(15, 16)
+    with pytest.raises(TooManyStatesError, match="sampling the tours of 16x15"):
+        knights.sample(16, 15, closed=True)
+
+
 @pytest.mark.parametrize(
     ("call", "words"),
     [
