@@ -529,7 +529,7 @@ def _auto_method(rows: int, cols: int, closed: bool) -> str:
     length that depends on the width: 4x7 open 0.011 s walking against 0.020 s, 4x8
     0.048 s against 0.015 s; 5x6 open 0.022 s against 0.057 s, 5x7 open 0.52 s against
     0.25 s; 5x6 closed walks in 0.2 ms, 5x8 closed 0.077 s against 0.030 s; 6x6 closed
-    0.011 s against 0.046 s, 6x6 open 1.6 s against 3.2 s, 6x7 closed 1.13 s against
+    0.011 s against 0.046 s, 6x6 open 1.6 s against 2.4 s, 6x7 closed 1.13 s against
     0.47 s.
     """
     k, n = sorted((rows, cols))
