@@ -50,6 +50,11 @@ FRESH = cython.declare(cython.int, 15)
 #: Bits per square of the frontier in a packed key; the fixed tour ends sit above them.
 BITS = cython.declare(cython.int, 4)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+# Bit counting's masks (:func:`_ones`): every other bit, pair, nibble; a one in every byte.
+ONES_1 = cython.declare(cython.ulonglong, 0x5555555555555555)
+ONES_2 = cython.declare(cython.ulonglong, 0x3333333333333333)
+ONES_4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
+ONES_8 = cython.declare(cython.ulonglong, 0x0101010101010101)
 #: An empty slot of a :class:`Table` (no frontier packs to it: the ends field is <= 2).
 EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio).
@@ -72,6 +77,17 @@ OVERFLOW = cython.declare(cython.int, 1)
 FULL_UP = cython.declare(cython.int, 2)
 NO_MEMORY = cython.declare(cython.int, 3)
 STATUS = ("ok", "overflow", "full", "memory")
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _ones(x: cython.ulonglong) -> cython.int:
+    """How many bits of ``x`` are set."""
+    x = x - ((x >> 1) & ONES_1)
+    x = (x & ONES_2) + ((x >> 2) & ONES_2)
+    x = (x + (x >> 4)) & ONES_4
+    return cython.cast(cython.int, ((x * ONES_8) & MASK64) >> 56)
 
 
 @cython.cclass
@@ -237,7 +253,9 @@ class FrontierCounter:
 
     ``start`` is the sweep index of an open tour's given start (``-1``: any start);
     ``closed`` asks for cycles.  Complete tours found with the last square are added to
-    :attr:`finished`.
+    :attr:`finished`.  ``fold`` merges each frontier with its mirror image at the end of
+    every column (:meth:`_pack`): the table's keys are then no longer the frontiers the
+    edges chosen reach, only their classes, so :class:`TourSampler` does not fold.
     """
 
     nb: cython.int[::1]  # back neighbours of square i, as frontier positions, 4 a square
@@ -257,13 +275,22 @@ class FrontierCounter:
     # Squares not yet taken that depend on the frontier for their edges (fewer untaken
     # neighbours than they need), after square i: entries look_at[i] to look_at[i+1],
     # each the edges still missing with every frontier neighbour FULL (look_need), the
-    # edges it needs (look_cap: 1 for a given start, which cannot be one short), how
-    # many frontier neighbours it has (look_n) and their positions (look_pos, 4 each).
+    # edges it needs (look_cap: 1 for a given start, which cannot be one short) and its
+    # frontier neighbours' positions (look_mask, a bit each).
     look_at: cython.int[::1]
     look_need: cython.int[::1]
     look_cap: cython.int[::1]
-    look_n: cython.int[::1]
-    look_pos: cython.int[::1]
+    look_mask: cython.ulonglong[::1]
+    open_cur: cython.ulonglong  # a bit for each position of cur that is not FULL
+    fold_at: cython.int[::1]  # 1 after the last square of a column whose frontiers fold
+    mirror: cython.int[::1]  # the position a position's square goes to, rows turned over
+
+    # What :meth:`_load` works out once for all of a frontier's ways: its free back
+    # neighbours' count, and the short squares and colour balance of the positions that
+    # no way changes (:meth:`_advance` adds the rest).
+    nfree: cython.int
+    base_short: cython.int
+    base_balance: cython.int
 
     k: cython.int
     n: cython.int
@@ -281,8 +308,11 @@ class FrontierCounter:
     batch_at: cython.longlong[::1]
     sink: cython.ulonglong
     finished = cython.declare(object, visibility="public")
+    #: How many ways (a square's choices of edges back, from one frontier) were
+    #: followed, by :meth:`step` and :meth:`step_fast` (a measure of the work done).
+    tried = cython.declare(cython.longlong, visibility="readonly")
 
-    def __init__(self, k: int, n: int, start: int, closed: bool) -> None:
+    def __init__(self, k: int, n: int, start: int, closed: bool, fold: bool = False) -> None:
         compiled = COMPILED
         self.k = k
         self.n = n
@@ -296,6 +326,7 @@ class FrontierCounter:
         else:
             self.ends_allowed = 2
         self.finished = 0
+        self.tried = 0
         total = k * n
         w = 2 * k + 1
         back = neighbours_back(k, n)
@@ -351,8 +382,7 @@ class FrontierCounter:
         look_at = [0]
         look_need: list[int] = []
         look_cap: list[int] = []
-        look_n: list[int] = []
-        look_pos: list[int] = []
+        look_mask: list[int] = []
         for i in range(total):
             for j in range(i + 1, min(total, i + w + 1)):
                 untaken = sum(1 for x in back[j] if x > i) + sum(1 for x in ahead[j])
@@ -360,14 +390,27 @@ class FrontierCounter:
                 if taken and untaken < caps[j]:
                     look_need.append(caps[j] - untaken)
                     look_cap.append(caps[j])
-                    look_n.append(len(taken))
-                    look_pos += [x - i + w for x in taken] + [0] * (4 - len(taken))
+                    look_mask.append(sum(1 << (x - i + w) for x in taken))
             look_at.append(len(look_need))
         self.look_at = _buffers.ints(look_at, compiled)  # type: ignore[assignment]
         self.look_need = _buffers.ints(look_need or [0], compiled)  # type: ignore[assignment]
         self.look_cap = _buffers.ints(look_cap or [0], compiled)  # type: ignore[assignment]
-        self.look_n = _buffers.ints(look_n or [0], compiled)  # type: ignore[assignment]
-        self.look_pos = _buffers.ints(look_pos or [0], compiled)  # type: ignore[assignment]
+        self.look_mask = _buffers.words(look_mask or [0], compiled)  # type: ignore[assignment]
+        # After the last square of column c, the frontier's first position is settled
+        # (its neighbours ahead are in columns c - 1 and c) and the others are columns
+        # c - 1 and c whole: turning the rows over maps it onto another frontier of the
+        # same square, with as many completions when the rest of the board and its
+        # needs are symmetric (no given start, or one on the middle row).
+        symmetric = start < 0 or closed or start % k == k - 1 - start % k
+        fold_at = [0] * total
+        for i in range(k - 1, total - 1, k):
+            fold_at[i] = 1 if fold and symmetric and k > 1 else 0
+        mirror = list(range(w + 1))
+        for p in range(2, w + 1):
+            column, row = divmod(p - 2, k)
+            mirror[p] = 2 + column * k + (k - 1 - row)
+        self.fold_at = _buffers.ints(fold_at, compiled)  # type: ignore[assignment]
+        self.mirror = _buffers.ints(mirror, compiled)  # type: ignore[assignment]
 
     def initial(self) -> dict[int, int]:
         """The table before any square is taken: every position ``FULL`` (no square)."""
@@ -390,7 +433,7 @@ class FrontierCounter:
         a: cython.int
         b: cython.int
         nfree: cython.int = 0
-        ways: cython.int = 1
+        ways: cython.int
         for p in range(w):
             if p < 15:
                 self.cur[p] = (lo >> (BITS * p)) & 15
@@ -398,23 +441,77 @@ class FrontierCounter:
                 self.cur[p] = (hi >> (BITS * (p - 15))) & 15
         self.ends = (hi >> (BITS * (w - 15))) & 3 if w > 15 else (lo >> 60) & 3
         self.cur[w] = FREE
+        opened: cython.ulonglong = 0
+        for p in range(w + 1):
+            if self.cur[p] != FULL:
+                opened |= cython.cast(cython.ulonglong, 1) << p
+        self.open_cur = opened
         for a in range(self.nbn[i]):
             p = self.nb[4 * i + a]
             if self.cur[p] != FULL:
                 self.free[nfree] = p
                 nfree += 1
-        self.cpa[0] = -1
-        self.cpb[0] = -1
+        # The squares settled with square i that need an edge from it: one with none
+        # (it would leave with too few), and, once the tour's ends are all fixed, any
+        # end (it could not be another).  Ways that leave one out are not listed.
+        must: cython.longlong = 0
+        for a in range(self.fin_at[i], self.fin_at[i + 1]):
+            p = self.fin[a]
+            if p < w and (
+                self.cur[p] == FREE or (self.cur[p] != FULL and self.ends >= self.ends_allowed)
+            ):
+                must |= cython.cast(cython.longlong, 1) << p
+        self.nfree = nfree
+        # The squares a way may change: square i's back neighbours, the squares settled
+        # with it, and square i.  The others are as they were: count their shortfalls
+        # and colour balance once here (a way's edges leave the balance as it is: each
+        # joins two colours).
+        touched: cython.longlong = cython.cast(cython.longlong, 1) << w
+        for a in range(self.nbn[i]):
+            touched |= cython.cast(cython.longlong, 1) << self.nb[4 * i + a]
+        for a in range(self.fin_at[i], self.fin_at[i + 1]):
+            touched |= cython.cast(cython.longlong, 1) << self.fin[a]
+        short: cython.int = 0
+        balance: cython.int = self.surplus[i + 1]
+        need: cython.int
+        at: cython.int = i * (w + 1)
+        for p in range(1, w + 1):
+            if self.cur[p] == FULL:
+                continue
+            need = (2 if self.cur[p] == FREE else 1) - (2 - self.cap[i - w + p])
+            balance += need * self.sign[i - w + p]
+            if (touched >> p) & 1:
+                continue
+            if need > self.rem[at + p]:
+                if need - 1 > self.rem[at + p]:
+                    return 0
+                short += 1
+        self.base_short = short
+        self.base_balance = balance
+        ways = 0
+        if must == 0:
+            self.cpa[0] = -1
+            self.cpb[0] = -1
+            ways = 1
         for a in range(nfree):
-            self.cpa[ways] = self.free[a]
-            self.cpb[ways] = -1
-            ways += 1
+            if must & ~(cython.cast(cython.longlong, 1) << self.free[a]) == 0:
+                self.cpa[ways] = self.free[a]
+                self.cpb[ways] = -1
+                ways += 1
         if self.cap[i] == 2:
             for a in range(nfree):
                 for b in range(a + 1, nfree):
-                    self.cpa[ways] = self.free[a]
-                    self.cpb[ways] = self.free[b]
-                    ways += 1
+                    if (
+                        must
+                        & ~(
+                            (cython.cast(cython.longlong, 1) << self.free[a])
+                            | (cython.cast(cython.longlong, 1) << self.free[b])
+                        )
+                        == 0
+                    ):
+                        self.cpa[ways] = self.free[a]
+                        self.cpb[ways] = self.free[b]
+                        ways += 1
         return ways
 
     def step(self, i: cython.int, table: dict[int, int]) -> dict[int, int]:
@@ -431,6 +528,7 @@ class FrontierCounter:
         r: cython.int
         for key, count in table.items():
             ways = self._load(i, key & 0xFFFFFFFFFFFFFFFF, key >> 64)
+            self.tried += ways
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:
@@ -466,6 +564,7 @@ class FrontierCounter:
             if slots[stride * slot] == EMPTY:
                 continue
             ways = self._load(i, slots[stride * slot], slots[stride * slot + 1] if kw == 2 else 0)
+            self.tried += ways
             for c in range(ways):
                 r = self._advance(i, self.cpa[c], self.cpb[c], self.ends, last)
                 if r == FINISHED:  # only with the last square: no hurry
@@ -610,6 +709,42 @@ class FrontierCounter:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
+    def _pack(self, ends: cython.int, mirrored: cython.bint) -> cython.int:
+        """Pack :attr:`nxt`'s positions 1..W (read through :attr:`mirror` when
+        ``mirrored``) and ``ends`` into :attr:`key_lo` and :attr:`key_hi`, the labels
+        renumbered in order of appearance so that equal frontiers pack equal."""
+        w: cython.int = self.W
+        p: cython.int
+        v: cython.int
+        for p in range(FRESH + 1):
+            self.relabel[p] = 0
+        label: cython.int = TAIL
+        lo: cython.ulonglong = 0
+        hi: cython.ulonglong = 0
+        for p in range(1, w + 1):
+            v = self.nxt[self.mirror[p] if mirrored else p]
+            if v > TAIL:
+                if self.relabel[v] == 0:
+                    label += 1
+                    self.relabel[v] = label
+                v = self.relabel[v]
+            if p <= 15:
+                lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
+            else:
+                hi |= cython.cast(cython.ulonglong, v) << (BITS * (p - 16))
+        if w > 15:
+            hi |= cython.cast(cython.ulonglong, ends) << (BITS * (w - 15))
+        else:
+            lo |= cython.cast(cython.ulonglong, ends) << 60
+        self.key_lo = lo
+        self.key_hi = hi
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
     def _advance(
         self,
         i: cython.int,
@@ -630,7 +765,8 @@ class FrontierCounter:
         fb: cython.int
         need: cython.int
         short: cython.int
-        label: cython.int
+        c: cython.int
+        settled: cython.int = 0  # the colours of the ends settled as tour ends
         complete: cython.bint = False
         for p in range(w + 1):
             self.nxt[p] = self.cur[p]
@@ -670,6 +806,14 @@ class FrontierCounter:
                 else:
                     self.nxt[fa] = FRESH
                     self.nxt[fb] = FRESH
+        # Which positions are not FULL: as in cur but for square i's edges' ends.
+        opened: cython.ulonglong = self.open_cur
+        if self.nxt[w] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << w)
+        if pa >= 0 and self.nxt[pa] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << pa)
+        if pb >= 0 and self.nxt[pb] == FULL:
+            opened &= ~(cython.cast(cython.ulonglong, 1) << pb)
         # Settle the squares whose last neighbour ahead was square i.
         for q in range(self.fin_at[i], self.fin_at[i + 1]):
             p = self.fin[q]
@@ -679,6 +823,9 @@ class FrontierCounter:
             if v == FREE or ends >= self.ends_allowed:
                 return DROPPED
             ends += 1  # an end with nowhere to go: one of the tour's two ends
+            if p > 0:
+                settled += self.sign[i - w + p]
+            opened &= ~(cython.cast(cython.ulonglong, 1) << p)
             if v == TAIL:
                 complete = True
             else:
@@ -701,15 +848,21 @@ class FrontierCounter:
         # Every edge joins the two colours, so the edges still needed by each colour
         # (the frontier's and two for each square not yet taken) must balance, but for
         # the tour ends not yet fixed, each one edge short.
-        short = 0
-        balance: cython.int = self.surplus[i + 1]
+        # The positions no way changes were counted by _load; an edge to position 0
+        # (gone from the frontier) leaves square i's side of the balance alone.
+        short = self.base_short
+        balance: cython.int = self.base_balance - settled
+        if pa == 0:
+            balance -= self.sign[i]
+        if pb == 0:
+            balance -= self.sign[i]
         q = i * (w + 1)
-        for p in range(1, w + 1):
+        for c in range(self.nfree + 1):
+            p = self.free[c] if c < self.nfree else w
             v = self.nxt[p]
             if v == FULL:
                 continue
             need = (2 if v == FREE else 1) - (2 - self.cap[i - w + p])
-            balance += need * self.sign[i - w + p]
             if need > self.rem[q + p]:
                 if need - 1 > self.rem[q + p]:
                     return DROPPED
@@ -717,10 +870,7 @@ class FrontierCounter:
         # The squares ahead that only the frontier can still give their edges: each one
         # short is a tour end, two short is no tour.
         for q in range(self.look_at[i], self.look_at[i + 1]):
-            need = self.look_need[q]
-            for p in range(self.look_n[q]):
-                if self.nxt[self.look_pos[4 * q + p]] != FULL:
-                    need -= 1
+            need = self.look_need[q] - _ones(opened & self.look_mask[q])
             if need > 0:
                 if need > 1 or self.look_cap[q] == 1:
                     return DROPPED
@@ -730,27 +880,12 @@ class FrontierCounter:
             return DROPPED
         if (balance + open_ends) % 2 != 0:
             return DROPPED
-        # Renumber the labels in order of appearance and pack positions 1..W.
-        for p in range(FRESH + 1):
-            self.relabel[p] = 0
-        label = TAIL
-        lo: cython.ulonglong = 0
-        hi: cython.ulonglong = 0
-        for p in range(1, w + 1):
-            v = self.nxt[p]
-            if v > TAIL:
-                if self.relabel[v] == 0:
-                    label += 1
-                    self.relabel[v] = label
-                v = self.relabel[v]
-            if p <= 15:
-                lo |= cython.cast(cython.ulonglong, v) << (BITS * (p - 1))
-            else:
-                hi |= cython.cast(cython.ulonglong, v) << (BITS * (p - 16))
-        if w > 15:
-            hi |= cython.cast(cython.ulonglong, ends) << (BITS * (w - 15))
-        else:
-            lo |= cython.cast(cython.ulonglong, ends) << 60
-        self.key_lo = lo
-        self.key_hi = hi
+        self._pack(ends, False)
+        if self.fold_at[i]:
+            lo: cython.ulonglong = self.key_lo
+            hi: cython.ulonglong = self.key_hi
+            self._pack(ends, True)
+            if self.key_hi > hi or (self.key_hi == hi and self.key_lo > lo):
+                self.key_lo = lo
+                self.key_hi = hi
         return NEXT

@@ -34,7 +34,22 @@ DEFAULT_CHECKPOINT_EVERY = 60.0
 
 
 class TooManyStatesError(LazysearchError):
-    """A count by dynamic programming needed more frontiers than ``max_states``."""
+    """A count by dynamic programming needed more frontiers than ``max_states``, or
+    frontiers wider than the program packs (boards more than :data:`WIDEST` across)."""
+
+
+#: The widest short side the program takes: its frontiers of ``2k + 1`` squares are
+#: packed in two 64-bit words, four bits a square (with the tour ends fixed).
+WIDEST = 14
+
+
+def _check_width(rows: int, cols: int, what: str) -> None:
+    k = min(rows, cols)
+    if k > WIDEST:
+        raise TooManyStatesError(
+            f"{what} {rows}x{cols} needs frontiers of {2 * k + 1} squares; the program "
+            f"takes boards up to {WIDEST} squares across"
+        )
 
 
 def default_max_states() -> int:
@@ -96,7 +111,8 @@ def frontier_count(
     on from, for this board only; the count is the same as one run's.
 
     Raises :class:`TooManyStatesError` when a table would pass ``max_states`` frontiers
-    (default: :func:`default_max_states`), before memory runs out;
+    (default: :func:`default_max_states`), before memory runs out, or the board is more
+    than :data:`WIDEST` squares across;
     :class:`~lazysearch.errors.CheckpointError` when ``resume`` is not a checkpoint of
     this count (another board, a torn or altered file), or ``checkpoint`` exists and is
     not a checkpoint (it is never overwritten).
@@ -106,6 +122,7 @@ def frontier_count(
     >>> frontier_count(3, 4).count
     16
     """
+    _check_width(rows, cols, "counting the tours of")
     limit = default_max_states() if max_states is None else max_states
     began = time.perf_counter()
     result = FrontierCount(rows, cols, closed, start)
@@ -120,7 +137,7 @@ def frontier_count(
     if start is not None and not closed:
         sweep_start = _to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
-    counter = module.FrontierCounter(k, n, sweep_start, closed)
+    counter = module.FrontierCounter(k, n, sweep_start, closed, fold=True)
     table: dict[int, int] = counter.initial()
     first = 0
     if resume is not None:
@@ -417,6 +434,7 @@ class TourSampler:
         closed: bool = False,
         max_states: int | None = None,
     ) -> None:
+        _check_width(rows, cols, "sampling the tours of")
         limit = default_max_states() if max_states is None else max_states
         self.rows = rows
         self.cols = cols
