@@ -18,6 +18,7 @@ six runs.  Without cages, or past 9x9, it is exact cover (one item per cell and 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -279,6 +280,7 @@ def kakuro_problem(
     empty = [(r, c) for r in range(n) for c in range(n) if not rows[r][c]]
     number = {r * n + c: i for i, (r, c) in enumerate(empty)}
     value = [v for row in rows for v in row]
+    plain = not any(value)  # no givens: cell r * n + c is the engine's number
     # The units each cell lies in, as a bitmask of unit numbers.
     units_of = [0] * (n * n)
     groups: list[tuple[int, list[int], bool]] = []
@@ -288,10 +290,11 @@ def kakuro_problem(
             units_of[i] |= 1 << u
         groups.append((n * (n + 1) // 2, places, True))
     groups += [(total, [r * n + c for r, c in cells], True) for total, cells in rules.cages]
+    longest = max(RUN_CELLS, SUM_CELLS)
     for mask, total in _innies_and_outies(rules):
-        places = _bits(mask)
-        if len(places) > max(RUN_CELLS, SUM_CELLS):
+        if mask.bit_count() > longest:
             continue
+        places = _bits(mask)
         shared = -1
         for i in places:
             shared &= units_of[i]
@@ -309,7 +312,7 @@ def kakuro_problem(
             if value[i]:
                 used |= 1 << (value[i] - 1)
                 left -= value[i]
-        members = tuple(number[i] for i in places if i in number)
+        members = tuple(places) if plain else tuple(number[i] for i in places if i in number)
         if not members:
             refuted = refuted or left != 0  # cells full of givens that miss their sum
         elif not distinct:
@@ -419,7 +422,7 @@ def innies_and_outies(rules: Variant) -> list[tuple[tuple[Cell, ...], int]]:
     >>> innies_and_outies(rules)[:2]
     [(((0, 2), (0, 3)), 7), (((1, 3),), 1)]
 
-    A *region* (a unit, or ``k`` neighbouring rows or columns) holds every value ``k``
+    A *region* (a unit, or ``k <= n/2`` neighbouring rows or columns) holds every value ``k``
     times, so its cells add up to ``k n(n + 1)/2``.  Taking away the cages inside it
     leaves the sum of its *innies* (its cells in cages that reach out of it, or in no
     cage); when every cell of the region is in a cage, the cages that reach in add up
@@ -444,6 +447,25 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+@functools.cache
+def _bands(n: int) -> tuple[tuple[int, int], ...]:
+    """Each run of 2 to ``n // 2`` neighbouring rows, then columns, as a bitmask of cells
+    (bit ``r * n + c``) with the sum of its values.  Longer ones are left out: at an
+    edge a band's innies are the outies of the band of the other rows (and the other
+    way round), and in the middle their sets are long; on the benchmark's killers bands
+    up to 4 rows give the same trees as bands up to 8, 0.8 ms against 1.0 ms for
+    Wikipedia's killer."""
+    row = (1 << n) - 1
+    column = sum(1 << (r * n) for r in range(n))
+    out = []
+    for k in range(2, n // 2 + 1):
+        for start in range(n - k + 1):
+            rows = sum(row << (r * n) for r in range(start, start + k))
+            columns = sum(column << c for c in range(start, start + k))
+            out += [(rows, k * n * (n + 1) // 2), (columns, k * n * (n + 1) // 2)]
+    return tuple(out)
+
+
 def _innies_and_outies(rules: Variant) -> list[tuple[int, int]]:
     """:func:`innies_and_outies` with cell sets as bitmasks (bit ``r * n + c``)."""
     n = rules.n
@@ -456,19 +478,13 @@ def _innies_and_outies(rules: Variant) -> list[tuple[int, int]]:
             mask |= 1 << (r * n + c)
         cages.append((mask, total))
         caged |= mask
-    row = (1 << n) - 1
-    column = sum(1 << (r * n) for r in range(n))
     regions = []
     for _, cells in rules.units:
         mask = 0
         for r, c in cells:
             mask |= 1 << (r * n + c)
         regions.append((mask, whole))
-    for k in range(2, n):
-        for start in range(n - k + 1):
-            rows = sum(row << (r * n) for r in range(start, start + k))
-            columns = sum(column << c for c in range(start, start + k))
-            regions += [(rows, k * whole), (columns, k * whole)]
+    regions += _bands(n)
     out: list[tuple[int, int]] = []
     seen: set[int] = set()
     for region, total in regions:
