@@ -106,85 +106,20 @@ def test_first_solution_of_each_sparse_25x25_sample(benchmark: Any, path: Path) 
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
-#: Generated killer puzzles (no givens; cages of 2 to 6 or 3 to 6 cells cut at random
-#: from a shuffled grid, kept when unique; the seeds are those of the generator that
-#: made them, kept for the record).  The hardest of some 1,150 tries each way: the
-#: kakuro engine's tree has 642, 446, 10,811, 859 and 813 nodes (proof of uniqueness
-#: included); Wikipedia's killer is solved by the root's propagation alone.
-#: Measured (one run, 2 loaded cores, min of 5 / of 2): Wikipedia 0.57 ms against
-#: CP-SAT's 8.8 ms (15x); the generated ones 65-125 ms against 111-353 ms (1.3-4x) and
-#: seed 72 1.11 s against 1.05 s: the targets (50 ms, 10x) are met only by Wikipedia's.
-KILLERS = """
-# seed 535, cages of 2 to 6 cells
-ppeymccjj
-lpeimrccj
-llniiiccj
-llndiivbj
-lddduavbb
-goofaabbb
-gffffaaww
-ggfhhqqxk
-sghhttqkk
-sums: a=22 b=27 c=26 d=18 e=5 f=36 g=20 h=23 i=28 j=31 k=16 l=32 m=8 n=9 o=12 p=14 q=11
-r=9 s=8 t=7 u=9 v=11 w=10 x=5 y=8
 
-# seed 1059, cages of 2 to 6 cells
-fttcuuubb
-ftccmuudb
-ffeemxddb
-flgemmmmv
-gggwqqyav
-jghhhsaav
-jkkkippar
-okkkiiirr
-oooonnnnr
-sums: a=22 b=26 c=15 d=9 e=14 f=19 g=24 h=12 i=24 j=11 k=28 l=6 m=35 n=16 o=28 p=12 q=14
-r=16 s=3 t=22 u=21 v=12 w=5 x=2 y=9
-
-# seed 72, cages of 3 to 6 cells
-jjvvhppaa
-ojjjhupaa
-ooghhupii
-oggttbbir
-oggdbbbrr
-ceeddnnnr
-cesdllmff
-ceeqlmmmf
-keqqmmfff
-sums: a=23 b=25 c=14 d=21 e=34 f=26 g=28 h=20 i=18 j=23 k=1 l=12 m=29 n=19 o=23 p=16 q=18
-r=19 s=7 t=10 u=12 v=7
-
-# seed 484, cages of 3 to 6 cells
-eeeeexwwi
-ccqeywwii
-ocqjjjhhb
-oddddrrhb
-odtdsnnbb
-ggtssnkkk
-gvmmsaakk
-ppumsaakl
-puuuffffl
-sums: a=12 b=22 c=10 d=32 e=28 f=24 g=15 h=14 i=8 j=11 k=30 l=12 m=15 n=19 o=18 p=17 q=15
-r=8 s=22 t=6 u=19 v=8 w=26 x=5 y=9
-
-# seed 63, cages of 3 to 6 cells
-lxiinnnnt
-lxiyyffff
-lmmmmwfvv
-gpjjjjjbb
-ggkkjccbb
-gggaacdbr
-sssaaeddr
-hhhheeduo
-qqhheeooo
-sums: a=22 b=21 c=11 d=22 e=25 f=18 g=30 h=33 i=13 j=31 k=9 l=12 m=18 n=19 o=26 p=5 q=8
-r=9 s=13 t=7 u=5 v=10 w=8 x=17 y=13
-"""
+# Generated killer puzzles (examples/killer-generated.txt: no givens, the hardest of
+# some 2,300 for the engine before houses and innies/outies, whose trees had 642, 446,
+# 10,811, 859 and 813 nodes; now 73, 3, 88, 207 and 5, proof of uniqueness included,
+# in extra_info); Wikipedia's killer is solved by the root's propagation alone.
+# Measured (one run, 2 cores, load 8-9, min of 5 / of 2): Wikipedia 0.82 ms against
+# CP-SAT's 34 ms (42x); seeds 535, 1059, 72, 484, 63: 7.6, 1.1, 14.0, 20.2, 1.3 ms
+# against 0.93, 0.37, 3.5, 1.5, 0.45 s (74x to 349x).  Both targets (50 ms, 10x) met.
 
 
 def killer_puzzles() -> list[tuple[str, variants.VariantText]]:
     out = [("wikipedia", variants.read(str(EXAMPLES / "killer-wikipedia.txt")))]
-    for block in KILLERS.strip().split("\n\n"):
+    text = (EXAMPLES / "killer-generated.txt").read_text()
+    for block in text.split("\n\n")[1:]:
         name = block.splitlines()[0].split(",")[0].lstrip("# ").replace(" ", "")
         out.append((name, variants.loads("cages:\n" + block)))
     return out
@@ -241,5 +176,8 @@ def test_killer_solved_and_proved_unique(benchmark: Any, name: str, solver: str)
     benchmark.group = f"killer {name} (solve + prove unique)"
     rounds = 5 if solver == "lazysearch" else 2
     assert benchmark.pedantic(function, args=(puzzle,), rounds=rounds, iterations=1) == 1
-    found = sudoku.solve(puzzle.givens, cages=puzzle.cages).first()
-    variants.verify(sudoku.parse(puzzle.givens), found, variants.variant(9, cages=puzzle.cages))
+    stream = sudoku.solve(puzzle.givens, cages=puzzle.cages)
+    found = stream.take(2)
+    variants.verify(sudoku.parse(puzzle.givens), found[0], variants.variant(9, cages=puzzle.cages))
+    if solver == "lazysearch":
+        benchmark.extra_info["nodes"] = stream.search.stats.nodes
