@@ -506,3 +506,39 @@ def test_16x16_killer_on_exact_cover_is_unique_and_verified() -> None:
     found = sudoku.solve(givens, cages=cages).take(2)
     assert [[list(row) for row in g] for g in found] == [grid]
     variants.verify(givens, found[0], variants.variant(16, cages=cages))
+
+
+def test_killer_problem_pickles_resumes_and_takes_the_sat_guide(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The killer's problem (houses and sums beside the runs) travels to workers and
+    checkpoints like kakuro's; with no dive the SAT search's filling guides the tree."""
+    import pickle
+
+    from lazysearch.kakuro import guide
+
+    puzzle = dict(generated_killers())["seed 484"]
+    rows = sudoku.parse(puzzle.givens)
+    rules = variants.variant(9, cages=puzzle.cages)
+    problem, _ = variants.kakuro_problem(rows, rules)
+    assert problem.houses and problem.sums
+    copy = pickle.loads(pickle.dumps(problem))
+    assert (copy.houses, copy.sums, copy.fingerprint()) == (
+        problem.houses,
+        problem.sums,
+        problem.fingerprint(),
+    )
+    cages6 = [(3, [(0, 0), (0, 1)]), (11, [(0, 2), (0, 3)]), (4, [(5, 4), (5, 5)])]
+    ten = sudoku.solve("." * 36, cages=cages6).take(10)
+    stream = sudoku.solve("." * 36, cages=cages6)
+    head = stream.take(4)
+    rest = sudoku.solve("." * 36, cages=cages6).resume(stream.checkpoint()).take(6)
+    assert head + rest == ten and len(set(ten)) == 10
+    monkeypatch.setattr(guide, "DIVE_NODES", 0)
+    guided = sudoku.solve(puzzle.givens, cages=puzzle.cages)
+    found = guided.take(2)
+    assert len(found) == 1
+    variants.verify(rows, found[0], rules)
+    assert guided.search.stats.nodes == GENERATED_NODES["seed 484"]  # the same tree
+    sat = guided.search.problem.guide  # type: ignore[attr-defined]
+    assert len(sat) == 81 and all(1 <= d <= 9 for d in sat)

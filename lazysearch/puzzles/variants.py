@@ -399,7 +399,8 @@ class KillerProblem:
             module = _native.load("lazysearch.kakuro._engine")
             engine: Any = self._build(())
             domains = engine.domains()
-            if engine.run(1, guide.DIVE_NODES) or engine.state == module.DONE:
+            dive = guide.DIVE_NODES
+            if dive > 0 and (engine.run(1, dive) or engine.state == module.DONE):
                 engine.rewind()
                 engine.nodes = engine.solutions = 0
                 self.guide, self._spare = (), engine
