@@ -181,3 +181,76 @@ def test_killer_solved_and_proved_unique(benchmark: Any, name: str, solver: str)
     variants.verify(sudoku.parse(puzzle.givens), found[0], variants.variant(9, cages=puzzle.cages))
     if solver == "lazysearch":
         benchmark.extra_info["nodes"] = stream.search.stats.nodes
+
+
+# Hard published killers, from ../shared/data when someone puts them there (they are
+# third-party puzzles, not shipped): one a line, the cage picture in the shorthand of
+# sigh's Interactive Sudoku Solver (81 symbols; a cage's head holds its sum in base 36,
+# the others an arrow < > ^ v towards a neighbour of the same cage; a head of 0 is a cell
+# in no cage), a space, the solution.  The 20 "hard killers" of the rcbroughton.co.uk
+# forum thread t=434 that that solver's tests run took, one run as scratch data beside
+# CP-SAT (wall, loaded): 8 to 665 ms each, 123 to 6,716 nodes, CP-SAT 0.6 to 10.7 s (5x
+# to 1,251x); only 7 under 50 ms, and 3 under 10x; 6 to 225 ms of CPU alone.  The dive
+# up to the first solution is walked again by the search, and one, first solved at node
+# 2,342, runs the SAT search for its guide (225 ms against 64 ms for its tree).
+HARD_KILLERS = SHARED / "killer" / "hard_killers.txt"
+
+
+def shorthand_cages(code: str) -> list[tuple[int, list[tuple[int, int]]]]:
+    """The cages of a 9x9 killer in the arrow shorthand described above."""
+    step = {"<": -1, ">": 1, "^": -9, "v": 9}
+    owner = list(range(81))
+
+    def root(i: int) -> int:
+        while owner[i] != i:
+            i = owner[i]
+        return i
+
+    for i, ch in enumerate(code):
+        if ch in step:
+            owner[root(i)] = root(i + step[ch])
+    cells: dict[int, list[tuple[int, int]]] = {}
+    for i in range(81):
+        cells.setdefault(root(i), []).append(divmod(i, 9))
+    out = []
+    for members in cells.values():
+        (total,) = [int(code[r * 9 + c], 36) for r, c in members if code[r * 9 + c] not in step]
+        if total:
+            out.append((total, members))
+    return out
+
+
+def hard_killers() -> list[tuple[str, str]]:
+    if not HARD_KILLERS.exists():
+        return [("absent", "")]
+    return [tuple(line.split()) for line in HARD_KILLERS.read_text().splitlines() if line.strip()]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("solver", ["lazysearch", "cp-sat"])
+def test_hard_published_killers_solved_and_proved_unique(benchmark: Any, solver: str) -> None:
+    puzzles = hard_killers()
+    if puzzles == [("absent", "")]:
+        pytest.skip(f"shared data not present: {HARD_KILLERS}")
+    if solver == "cp-sat" and importlib.util.find_spec("ortools") is None:
+        pytest.skip("ortools is not installed (pip install -e '.[bench]')")
+
+    class Cages:
+        def __init__(self, cages: list[tuple[int, list[tuple[int, int]]]]) -> None:
+            self.cages = cages
+            self.givens = "." * 81
+
+    models = [Cages(shorthand_cages(code)) for code, _ in puzzles]
+
+    def lazysearch_all() -> int:
+        unique = 0
+        for model, (_, solution) in zip(models, puzzles, strict=True):
+            found = sudoku.solve(model.givens, cages=model.cages).take(2)
+            unique += len(found) == 1 and "".join(map(str, sum(found[0], ()))) == solution
+        return unique
+
+    def cpsat_all() -> int:
+        return sum(cpsat_killer(model) == 1 for model in models)  # type: ignore[arg-type]
+
+    benchmark.group = f"killer: {len(puzzles)} hard published (solve + prove unique)"
+    function = lazysearch_all if solver == "lazysearch" else cpsat_all
+    assert benchmark.pedantic(function, rounds=1, iterations=1) == len(puzzles)
