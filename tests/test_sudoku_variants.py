@@ -508,20 +508,22 @@ def test_16x16_killer_on_exact_cover_is_unique_and_verified() -> None:
     variants.verify(givens, found[0], variants.variant(16, cages=cages))
 
 
-def test_killer_problem_pickles_resumes_and_takes_the_sat_guide(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_killer_problem_pickles_resumes_and_follows_a_guide() -> None:
     """The killer's problem (houses and sums beside the runs) travels to workers and
-    checkpoints like kakuro's; with no dive the SAT search's filling guides the tree."""
+    checkpoints like kakuro's; no guide is worked out (the plain tree's order), and a
+    guide given (here the SAT search's filling) keeps the tree and leads straight to
+    its filling."""
     import pickle
 
     from lazysearch.kakuro import guide
+    from lazysearch.kakuro.solver import KakuroProblem
+    from lazysearch.search import Search
 
     puzzle = dict(generated_killers())["seed 484"]
     rows = sudoku.parse(puzzle.givens)
     rules = variants.variant(9, cages=puzzle.cages)
     problem, _ = variants.kakuro_problem(rows, rules)
-    assert problem.houses and problem.sums
+    assert problem.houses and problem.sums and problem.order() == ()
     copy = pickle.loads(pickle.dumps(problem))
     assert (copy.houses, copy.sums, copy.fingerprint()) == (
         problem.houses,
@@ -534,11 +536,11 @@ def test_killer_problem_pickles_resumes_and_takes_the_sat_guide(
     head = stream.take(4)
     rest = sudoku.solve("." * 36, cages=cages6).resume(stream.checkpoint()).take(6)
     assert head + rest == ten and len(set(ten)) == 10
-    monkeypatch.setattr(guide, "DIVE_NODES", 0)
-    guided = sudoku.solve(puzzle.givens, cages=puzzle.cages)
-    found = guided.take(2)
-    assert len(found) == 1
-    variants.verify(rows, found[0], rules)
-    assert guided.search.stats.nodes == GENERATED_NODES["seed 484"]  # the same tree
-    sat = guided.search.problem.guide  # type: ignore[attr-defined]
-    assert len(sat) == 81 and all(1 <= d <= 9 for d in sat)
+    sat = guide.sat_filling(KakuroProblem(problem.n, problem.runs, ()))
+    assert len(sat) == 81
+    guided = variants.KillerProblem(problem.n, problem.runs, sat, problem.houses, problem.sums)
+    search = Search(guided)
+    first = next(search)
+    assert search.stats.nodes <= 82 < 123  # one path, against node 123 of the plain tree
+    assert first == sat and list(search) == []
+    assert search.stats.nodes == GENERATED_NODES["seed 484"]  # the same tree
