@@ -5,6 +5,7 @@ input refused naming the place, the text format and the pictures."""
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from hypothesis import strategies as st
 from lazysearch import ParseError, sudoku
 from lazysearch.puzzles import variants
 from lazysearch.puzzles.sudoku import SudokuError
+
+Cell = tuple[int, int]
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -354,3 +357,190 @@ def test_cli_detects_variants_and_takes_the_flags(
     assert f"{bad}:3:3: region 'a' is not connected" in err and err.count("\n") == 1
     assert main(["sudoku", killer, "--format", "svg", "-o", str(tmp_path / "k.svg")]) == 0
     assert (tmp_path / "k.svg").read_text().count("stroke-dasharray") == 29
+
+
+# -- killer on the kakuro engine: houses, sums, innies and outies ----------------------------
+
+GENERATED = EXAMPLES / "killer-generated.txt"
+
+
+def generated_killers() -> list[tuple[str, variants.VariantText]]:
+    """The benchmark's generated killers: blocks after the file's opening comment."""
+    out = []
+    for block in GENERATED.read_text().split("\n\n")[1:]:
+        name = block.splitlines()[0].split(",")[0].lstrip("# ")
+        out.append((name, variants.loads("cages:\n" + block)))
+    return out
+
+
+#: Nodes of each generated killer's tree (solution and proof of uniqueness), with houses,
+#: innies/outies and cells numbered by weight; in reading order 133, 3, 88, 311 and 5;
+#: without houses and innies/outies (every unit walked as a run) 642, 446, 10,811, 859
+#: and 813.
+GENERATED_NODES = {"seed 535": 73, "seed 1059": 3, "seed 72": 88, "seed 484": 207, "seed 63": 5}
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED_NODES))
+def test_generated_killers_are_unique_and_verified(name: str) -> None:
+    puzzle = dict(generated_killers())[name]
+    stream = sudoku.solve(puzzle.givens, cages=puzzle.cages)
+    found = stream.take(2)
+    assert len(found) == 1
+    rules = variants.variant(9, cages=puzzle.cages)
+    variants.verify(sudoku.parse(puzzle.givens), found[0], rules)
+    assert stream.search.stats.nodes == GENERATED_NODES[name]
+    # Every innie and outie sum holds in the solution (the 45 rule, checked apart).
+    for cells, total in variants.innies_and_outies(rules):
+        assert sum(found[0][r][c] for r, c in cells) == total
+
+
+def brute_engine_count(
+    houses: list[list[int]], runs: list[tuple[list[int], int]], sums: list[tuple[list[int], int]]
+) -> int:
+    """Fillings of 4 cells with digits 1..9 obeying every rule, by trying all 6,561."""
+    count = 0
+    for digits in itertools.product(range(1, 10), repeat=4):
+        ok = all(
+            sorted(digits[i] for i in cells) == list(range(1, len(cells) + 1)) for cells in houses
+        )
+        ok = ok and all(
+            sum(digits[i] for i in cells) == total and len({digits[i] for i in cells}) == len(cells)
+            for cells, total in runs
+        )
+        ok = ok and all(sum(digits[i] for i in cells) == total for cells, total in sums)
+        count += ok
+    return count
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_engine_houses_and_sums_count_like_brute_force(data: st.DataObject) -> None:
+    """The engine's all-different houses (digits 1..k, once each) and sums (digits may
+    repeat) against trying every filling of 4 cells."""
+    from lazysearch import _native
+
+    engine_module = _native.load("lazysearch.kakuro._engine")
+    subsets = st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True)
+    houses = data.draw(st.lists(subsets, max_size=2))
+    runs = [
+        (cells, data.draw(st.integers(1, 30))) for cells in data.draw(st.lists(subsets, max_size=1))
+    ]
+    sums = [
+        (cells, data.draw(st.integers(1, 30))) for cells in data.draw(st.lists(subsets, max_size=3))
+    ]
+    all_runs = [(tuple(c), len(c) * (len(c) + 1) // 2, 0) for c in houses]
+    all_runs += [(tuple(c), total, 0) for c, total in runs]
+    engine = engine_module.KakuroEngine(
+        4, all_runs, (), list(range(len(houses))), [(tuple(c), t) for c, t in sums]
+    )
+    engine.run(0, 0)
+    assert engine.solutions == brute_engine_count(houses, runs, sums)
+
+
+def test_engine_refuses_a_house_with_more_than_one_digit_set() -> None:
+    from lazysearch import _native
+
+    engine_module = _native.load("lazysearch.kakuro._engine")
+    with pytest.raises(ValueError, match="run 0 is no house: 2 cells making 7"):
+        engine_module.KakuroEngine(2, [((0, 1), 7, 0)], (), [0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_innies_and_outies_hold_in_the_grid_the_cages_come_from(data: st.DataObject) -> None:
+    cages = [
+        (sum(SOLVED6[r][c] for r, c in cells), cells)
+        for cells in partition(data.draw, 6, 5)
+        if len({SOLVED6[r][c] for r, c in cells}) == len(cells)
+    ]
+    rules = variants.variant(6, cages=cages)
+    found = variants.innies_and_outies(rules)
+    assert len({cells for cells, _ in found}) == len(found)  # each set once
+    for cells, total in found:
+        assert len(cells) > 0 and sum(SOLVED6[r][c] for r, c in cells) == total
+
+
+def killer16(seed: int) -> tuple[list[list[int]], list[list[int]], list[tuple[int, list[Cell]]]]:
+    """A 16x16 killer made from a solved grid: the pattern grid with its values shuffled,
+    cages of 2 or 3 cells (distinct values) cut at random, 5% of the cells given."""
+    rng = random.Random(seed)
+    n = 16
+    pattern = [[(4 * (r % 4) + r // 4 + c) % n + 1 for c in range(n)] for r in range(n)]
+    values = list(range(1, n + 1))
+    rng.shuffle(values)
+    grid = [[values[v - 1] for v in row] for row in pattern]
+    rng = random.Random(seed)
+    free = {(r, c) for r in range(n) for c in range(n)}
+    cages = []
+    for cell in sorted(free):
+        if cell not in free:
+            continue
+        cage = [cell]
+        free.discard(cell)
+        size = rng.randint(2, 3)
+        while len(cage) < size:
+            taken = {grid[r][c] for r, c in cage}
+            near = sorted(
+                (r + dr, c + dc)
+                for r, c in cage
+                for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) in free and grid[r + dr][c + dc] not in taken
+            )
+            if not near:
+                break
+            pick = rng.choice(near)
+            free.discard(pick)
+            cage.append(pick)
+        cages.append((sum(grid[r][c] for r, c in cage), cage))
+    rng = random.Random(seed)
+    givens = [[grid[r][c] if rng.random() < 0.05 else 0 for c in range(n)] for r in range(n)]
+    return grid, givens, cages
+
+
+def test_16x16_killer_on_exact_cover_is_unique_and_verified() -> None:
+    """Past 9x9 a killer is exact cover (a cage is one option per filling).  Seed 1 of
+    :func:`killer16` has 103 cages and 20 givens and one solution, the grid it was cut
+    from (seeds 0, 2 and 3 have two or more)."""
+    grid, givens, cages = killer16(1)
+    assert len(cages) == 103 and sum(v > 0 for row in givens for v in row) == 20
+    found = sudoku.solve(givens, cages=cages).take(2)
+    assert [[list(row) for row in g] for g in found] == [grid]
+    variants.verify(givens, found[0], variants.variant(16, cages=cages))
+
+
+def test_killer_problem_pickles_resumes_and_follows_a_guide() -> None:
+    """The killer's problem (houses and sums beside the runs) travels to workers and
+    checkpoints like kakuro's; no guide is worked out (the plain tree's order), and a
+    guide given (here the SAT search's filling) keeps the tree and leads straight to
+    its filling."""
+    import pickle
+
+    from lazysearch.kakuro import guide
+    from lazysearch.kakuro.solver import KakuroProblem
+    from lazysearch.search import Search
+
+    puzzle = dict(generated_killers())["seed 484"]
+    rows = sudoku.parse(puzzle.givens)
+    rules = variants.variant(9, cages=puzzle.cages)
+    problem, _ = variants.kakuro_problem(rows, rules)
+    assert problem.houses and problem.sums and problem.order() == ()
+    copy = pickle.loads(pickle.dumps(problem))
+    assert (copy.houses, copy.sums, copy.fingerprint()) == (
+        problem.houses,
+        problem.sums,
+        problem.fingerprint(),
+    )
+    cages6 = [(3, [(0, 0), (0, 1)]), (11, [(0, 2), (0, 3)]), (4, [(5, 4), (5, 5)])]
+    ten = sudoku.solve("." * 36, cages=cages6).take(10)
+    stream = sudoku.solve("." * 36, cages=cages6)
+    head = stream.take(4)
+    rest = sudoku.solve("." * 36, cages=cages6).resume(stream.checkpoint()).take(6)
+    assert head + rest == ten and len(set(ten)) == 10
+    sat = guide.sat_filling(KakuroProblem(problem.n, problem.runs, ()))
+    assert len(sat) == 81
+    guided = variants.KillerProblem(problem.n, problem.runs, sat, problem.houses, problem.sums)
+    search = Search(guided)
+    first = next(search)
+    assert search.stats.nodes <= 82 < 123  # one path, against node 123 of the plain tree
+    assert first == sat and list(search) == []
+    assert search.stats.nodes == GENERATED_NODES["seed 484"]  # the same tree

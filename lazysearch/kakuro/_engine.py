@@ -40,6 +40,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
+import itertools
 from collections.abc import Sequence
 
 from lazysearch import _buffers
@@ -48,6 +49,9 @@ COMPILED: bool = cython.compiled
 
 ENTER = 0
 LEAF = 1
+WALK = 0
+HOUSE = 1
+SUM = 2
 DONE = 2
 SOLUTION = 1
 CUT = 2
@@ -97,6 +101,16 @@ class KakuroEngine:
 
     ``runs`` holds, for each run, its empty cells (numbers ``0 .. n - 1``), the sum they
     must make and the mask of digits the givens already use in it.
+
+    Two more kinds of constraint serve killer sudoku (kakuro passes neither):
+    ``houses`` names runs whose cells take each digit of one set exactly once (a row,
+    column or box: a run with a single combination and as many cells as digits); they
+    are revised by all-different reasoning on bitmasks (naked and hidden singles, naked
+    pairs) instead of the walk of partial fillings, a few passes over the cells in place
+    of up to 512 sets.  ``sums`` are extra runs ``(cells, total)`` whose digits need not
+    differ (the 45 rule's innies and outies): revised by bounds, each cell's digits kept
+    between what the others' smallest and largest digits leave.  Both are sound but
+    weaker than arc consistency, so a tree with houses may differ from one without.
     """
 
     popcount: cython.int[::1]
@@ -109,6 +123,7 @@ class KakuroEngine:
     cellstart: cython.int[::1]
     cellruns: cython.int[::1]
     queue: cython.int[::1]
+    quick: cython.int[::1]
     queued: cython.int[::1]
     tcell: cython.int[::1]
     tdom: cython.int[::1]
@@ -124,12 +139,15 @@ class KakuroEngine:
     layer: cython.int[::1]
     support: cython.int[::1]
     guide: cython.int[::1]
+    rkind: cython.int[::1]
+    rvalue: cython.int[::1]
 
     stamp: cython.longlong
     n: cython.int
     n_runs: cython.int
     trail: cython.int
     failed: cython.bint
+    mixed: cython.bint
     refuted: cython.bint
     root_failed: cython.bint
     level = cython.declare(cython.int, visibility="public")
@@ -148,6 +166,8 @@ class KakuroEngine:
         n: int,
         runs: Sequence[tuple[Sequence[int], int, int]],
         guide: Sequence[int] = (),
+        houses: Sequence[int] = (),
+        sums: Sequence[tuple[Sequence[int], int]] = (),
     ):
         self.n = n
         # REFUTED: the puzzle is known to have no filling; the root is a dead end.
@@ -157,20 +177,46 @@ class KakuroEngine:
             [1 << (d - 1) if 1 <= d <= 9 else 0 for d in guide] + [0] * (n + 1 - len(guide)),
             COMPILED,
         )
-        self.n_runs = len(runs)
+        self.n_runs = len(runs) + len(sums)
         self.popcount, self.nth = _shared_tables()
         rstart = [0]
         rcells: list[int] = []
         cstart = [0]
         combos: list[int] = []
         cell_runs: list[list[int]] = [[] for _ in range(n)]
+        # A run's kind: WALK (partial fillings), HOUSE (all different, one digit set:
+        # rvalue its mask) or SUM (digits may repeat, bounds only: rvalue its total).
+        kind = [WALK] * self.n_runs
+        value = [0] * self.n_runs
         for r, (cells, total, used) in enumerate(runs):
             rcells.extend(cells)
             rstart.append(len(rcells))
-            combos.extend(run_combos(len(cells), total, used))
+            masks = run_combos(len(cells), total, used)
+            combos.extend(masks)
             cstart.append(len(combos))
             for c in cells:
                 cell_runs[c].append(r)
+        for r in houses:
+            cells, total, used = runs[r]
+            masks = run_combos(len(cells), total, used)
+            if len(masks) != 1:
+                raise ValueError(
+                    f"run {r} is no house: {len(cells)} cells making {total} without the "
+                    f"digits of mask {used} can take {len(masks)} digit sets, not one"
+                )
+            kind[r] = HOUSE
+            value[r] = masks[0]
+        for r, (cells, total) in enumerate(sums, start=len(runs)):
+            rcells.extend(cells)
+            rstart.append(len(rcells))
+            cstart.append(len(combos))
+            kind[r] = SUM
+            value[r] = total
+            for c in cells:
+                cell_runs[c].append(r)
+        self.mixed = bool(houses) or bool(sums)
+        self.rkind = _buffers.ints(kind or [0], COMPILED)
+        self.rvalue = _buffers.ints(value or [0], COMPILED)
         self.rstart = _buffers.ints(rstart, COMPILED)
         self.rcells = _buffers.ints(rcells or [0], COMPILED)
         self.cstart = _buffers.ints(cstart, COMPILED)
@@ -187,10 +233,13 @@ class KakuroEngine:
         self.fmark = _buffers.zeros64(512, COMPILED)
         self.bmark = _buffers.zeros64(512, COMPILED)
         self.layer = _buffers.zeros(11, COMPILED)
-        self.support = _buffers.zeros(10, COMPILED)
+        longest = max((b - a for a, b in itertools.pairwise(rstart)), default=0)
+        self.support = _buffers.zeros(max(10, longest + 1), COMPILED)
         self.stamp = 0
-        self.queue = _buffers.zeros(len(runs) + 1, COMPILED)
-        self.queued = _buffers.zeros(len(runs) + 1, COMPILED)
+        self.queue = _buffers.zeros(self.n_runs + 1, COMPILED)
+        # Houses and sums wait here (see propagate_mixed).
+        self.quick = _buffers.zeros(self.n_runs + 1, COMPILED)
+        self.queued = _buffers.zeros(self.n_runs + 1, COMPILED)
         # A domain only shrinks along a path: at most 9 changes per cell.
         self.tcell = _buffers.zeros(9 * n + 9, COMPILED)
         self.tdom = _buffers.zeros(9 * n + 9, COMPILED)
@@ -249,7 +298,10 @@ class KakuroEngine:
         backward from the sets that are combinations of the run: a digit stays in cell
         ``j`` only when one of its edges lies on such a path.  That keeps exactly the
         digits that appear in some filling of the run (arc consistency for the run).
+        Houses and sums, when there are any, are left to :meth:`propagate_mixed`.
         """
+        if self.mixed:
+            return self.propagate_mixed(waiting)
         dom: cython.int[::1] = self.dom
         rstart: cython.int[::1] = self.rstart
         rcells: cython.int[::1] = self.rcells
@@ -362,6 +414,270 @@ class KakuroEngine:
                 if head == n_runs:
                     head = 0
                 count -= 1
+        self.stamp = stamp
+        self.trail = trail
+        return ok
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    @cython.cfunc
+    def propagate_mixed(self, waiting: cython.int) -> cython.bint:
+        """:meth:`propagate` for an engine with houses or sums: those wait in a queue of
+        their own and are revised before any walk (they cost far less, and a walk
+        revised later sees more of their narrowing at once).  Kakuro has neither and
+        keeps :meth:`propagate`, untouched, so its time does not change."""
+        dom: cython.int[::1] = self.dom
+        rstart: cython.int[::1] = self.rstart
+        rcells: cython.int[::1] = self.rcells
+        cstart: cython.int[::1] = self.cstart
+        combos: cython.int[::1] = self.combos
+        cellstart: cython.int[::1] = self.cellstart
+        cellruns: cython.int[::1] = self.cellruns
+        queue: cython.int[::1] = self.queue
+        quick: cython.int[::1] = self.quick
+        queued: cython.int[::1] = self.queued
+        tcell: cython.int[::1] = self.tcell
+        tdom: cython.int[::1] = self.tdom
+        states: cython.int[::1] = self.states
+        fmark: cython.longlong[::1] = self.fmark
+        bmark: cython.longlong[::1] = self.bmark
+        layer: cython.int[::1] = self.layer
+        support: cython.int[::1] = self.support
+        rkind: cython.int[::1] = self.rkind
+        rvalue: cython.int[::1] = self.rvalue
+        popcount: cython.int[::1] = self.popcount
+        nth: cython.int[::1] = self.nth
+        n_runs: cython.int = self.n_runs
+        trail: cython.int = self.trail
+        stamp: cython.longlong = self.stamp
+        head: cython.int = 0
+        count: cython.int = 0
+        qhead: cython.int = 0
+        qcount: cython.int = 0
+        ok: cython.bint = True
+        r: cython.int
+        i: cython.int
+        j: cython.int
+        c: cython.int
+        s: cython.int
+        x: cython.int
+        m: cython.int
+        v: cython.int
+        length: cython.int
+        first: cython.int
+        top: cython.int
+        state: cython.int
+        rest: cython.int
+        bit: cython.int
+        kind: cython.int
+        full: cython.int
+        once: cython.int
+        twice: cython.int
+        fixed: cython.int
+        alone: cython.int
+        w: cython.int
+        total: cython.int
+        low: cython.int
+        high: cython.int
+        changed: cython.bint
+        for i in range(waiting):
+            r = queue[i]
+            if rkind[r] == 0:
+                queue[count] = r
+                count += 1
+            else:
+                quick[qcount] = r
+                qcount += 1
+        while count > 0 or qcount > 0:
+            if qcount > 0:
+                r = quick[qhead]
+                qhead += 1
+                if qhead == n_runs:
+                    qhead = 0
+                qcount -= 1
+            else:
+                r = queue[head]
+                head += 1
+                if head == n_runs:
+                    head = 0
+                count -= 1
+            queued[r] = 0
+            first = rstart[r]
+            length = rstart[r + 1] - first
+            kind = rkind[r]
+            if kind == 1:
+                # A house: its cells take each digit of the mask once (all different).
+                full = rvalue[r]
+                for j in range(length):
+                    support[j] = dom[rcells[first + j]] & full
+                while ok:
+                    # Naked singles: a digit fixed in one cell leaves the others;
+                    # hidden singles: a digit only one cell can take is fixed there.
+                    once = 0
+                    twice = 0
+                    fixed = 0
+                    for j in range(length):
+                        v = support[j]
+                        twice |= once & v
+                        once |= v
+                        if popcount[v] <= 1:
+                            if v == 0 or fixed & v:
+                                ok = False
+                                break
+                            fixed |= v
+                    if not ok or once != full:
+                        ok = False
+                        break
+                    alone = full & ~twice & ~fixed
+                    changed = False
+                    for j in range(length):
+                        v = support[j]
+                        if popcount[v] > 1:
+                            w = v & ~fixed
+                            bit = w & alone
+                            if bit:
+                                if popcount[bit] > 1:  # one cell, the only place of two
+                                    ok = False
+                                    break
+                                w = bit
+                            if w != v:
+                                support[j] = w
+                                changed = True
+                    if changed or not ok:
+                        continue
+                    # Naked pairs: two cells with the same two digits keep them.
+                    for j in range(length):
+                        v = support[j]
+                        if popcount[v] == 2:
+                            for i in range(j):
+                                if support[i] == v:
+                                    for s in range(length):
+                                        w = support[s]
+                                        if s != i and s != j and w & v:
+                                            support[s] = w & ~v
+                                            changed = True
+                    if not changed:
+                        break
+                if not ok:
+                    break
+            elif kind == 2:
+                # Innies or outies: digits that may repeat, adding up to rvalue[r];
+                # each cell keeps the digits the others' least and most leave room for.
+                total = rvalue[r]
+                for j in range(length):
+                    support[j] = dom[rcells[first + j]]
+                changed = True
+                while changed:
+                    changed = False
+                    low = 0
+                    high = 0
+                    for j in range(length):
+                        v = support[j]
+                        if v == 0:
+                            ok = False
+                            break
+                        low += nth[v * 9]
+                        high += nth[v * 9 + popcount[v] - 1]
+                    if not ok or low > total or high < total:
+                        ok = False
+                        break
+                    for j in range(length):
+                        v = support[j]
+                        # Digits from total - (high - most) to total - (low - least).
+                        top = total - low + nth[v * 9]
+                        state = total - high + nth[v * 9 + popcount[v] - 1]
+                        w = v
+                        if top < 1 or state > 9:
+                            w = 0
+                        else:
+                            if top < 9:
+                                w &= (1 << top) - 1
+                            if state > 1:
+                                w &= ~((1 << (state - 1)) - 1)
+                        if w != v:
+                            support[j] = w
+                            changed = True
+                if not ok:
+                    break
+            else:
+                stamp += 1
+                # Forward: the sets of digits the first j cells can take.
+                states[0] = 0
+                layer[0] = 0
+                layer[1] = 1
+                top = 1
+                for j in range(length):
+                    v = dom[rcells[first + j]]
+                    for i in range(layer[j], layer[j + 1]):
+                        state = states[i]
+                        rest = v & ~state
+                        while rest:
+                            bit = rest & -rest
+                            rest ^= bit
+                            if fmark[state | bit] != stamp:
+                                fmark[state | bit] = stamp
+                                states[top] = state | bit
+                                top += 1
+                    layer[j + 2] = top
+                    if top == layer[j + 1]:
+                        ok = False
+                        break
+                if not ok:
+                    break
+                # The combinations reached by all the cells end the paths that count.
+                for i in range(cstart[r], cstart[r + 1]):
+                    m = combos[i]
+                    if fmark[m] == stamp:
+                        bmark[m] = stamp
+                # Backward: keep the edges whose end lies on a path to a combination.
+                for j in range(length - 1, -1, -1):
+                    v = dom[rcells[first + j]]
+                    support[j] = 0
+                    for i in range(layer[j], layer[j + 1]):
+                        state = states[i]
+                        rest = v & ~state
+                        while rest:
+                            bit = rest & -rest
+                            rest ^= bit
+                            if bmark[state | bit] == stamp:
+                                support[j] |= bit
+                                bmark[state] = stamp
+                    if support[j] == 0:
+                        ok = False
+                        break
+                if not ok:
+                    break
+            for j in range(length):
+                c = rcells[first + j]
+                if support[j] != dom[c]:
+                    tcell[trail] = c
+                    tdom[trail] = dom[c]
+                    trail += 1
+                    dom[c] = support[j]
+                    for s in range(cellstart[c], cellstart[c + 1]):
+                        x = cellruns[s]
+                        if x != r and not queued[x]:
+                            queued[x] = 1
+                            if rkind[x] == 0:
+                                queue[(head + count) % n_runs] = x
+                                count += 1
+                            else:
+                                quick[(qhead + qcount) % n_runs] = x
+                                qcount += 1
+        if not ok:  # leave the queue empty for the next propagation
+            while count > 0:
+                queued[queue[head]] = 0
+                head += 1
+                if head == n_runs:
+                    head = 0
+                count -= 1
+            while qcount > 0:
+                queued[quick[qhead]] = 0
+                qhead += 1
+                if qhead == n_runs:
+                    qhead = 0
+                qcount -= 1
         self.stamp = stamp
         self.trail = trail
         return ok
