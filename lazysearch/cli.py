@@ -1654,7 +1654,10 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
         return _cmd_sudoku_variant(args, out, text, source)
     boxes: dict[int, tuple[int, int]] = {}
     if text.lstrip().startswith("{"):  # lines of 'generate sudoku --format json'
-        puzzles, boxes = _generated_sudoku_lines(text, source)
+        puzzles = []
+        for line, cells, box in sudoku.json_lines(text, source=source):
+            puzzles.append((line, cells))
+            boxes[line] = box
     else:
         puzzles = sudoku.numbered_lines(text, source=source)
     _several(args, len(puzzles), source)
@@ -1813,34 +1816,6 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
         f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {r.nodes} nodes)"
         f"{'' if p.minimal else ', minimality not proved'}\n{body}\n"
     )
-
-
-def _generated_sudoku_lines(
-    text: str, source: str
-) -> tuple[list[tuple[int, str]], dict[int, tuple[int, int]]]:
-    """The puzzles of ``generate sudoku --format json`` lines, by line number, and their
-    boxes (what ``lazysearch sudoku`` reads back)."""
-    import json
-
-    puzzles: list[tuple[int, str]] = []
-    boxes: dict[int, tuple[int, int]] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            raise CliError(f"{source}:{number}: not a line of JSON: {exc}") from None
-        puzzle = data.get("puzzle") if isinstance(data, dict) else None
-        if not isinstance(puzzle, str):
-            raise CliError(f"{source}:{number}: a JSON line without a 'puzzle' string")
-        box = data.get("box")
-        if box is not None:
-            if not (isinstance(box, list) and len(box) == 2 and all(type(v) is int for v in box)):
-                raise CliError(f"{source}:{number}: 'box' is {box!r}, not [rows, columns]")
-            boxes[number] = (box[0], box[1])
-        puzzles.append((number, puzzle))
-    return puzzles, boxes
 
 
 def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -220,3 +221,41 @@ def test_rating_refuses_a_puzzle_without_one_solution() -> None:
         sudoku.rate("." * 16)
     with pytest.raises(SudokuError, match="clash"):
         sudoku.rate("11" + "." * 14)
+
+
+def test_the_sudoku_reader_takes_generated_json_lines(tmp_path: Path) -> None:
+    import json
+
+    from lazysearch.errors import ParseError
+
+    made = [sudoku.generate((3, 3), seed=s) for s in (1, 2)]
+    path = tmp_path / "made.json"
+    path.write_text("".join(json.dumps(p.json()) + "\n" for p in made), encoding="utf-8")
+    puzzles = sudoku.read(path)
+    assert puzzles == [str(p) for p in made]
+    for puzzle, p in zip(puzzles, made, strict=True):
+        (only,) = sudoku.solve(puzzle).take(2)
+        assert only == p.solution
+    # A 6x6 with 3x2 boxes: the box is kept by json_lines, and read() refuses to lose it.
+    tall = sudoku.generate((3, 2), seed=3)
+    line = json.dumps(tall.json())
+    ((number, cells, box),) = sudoku.json_lines(line)
+    assert (number, cells, box) == (1, str(tall), (3, 2))
+    assert sudoku.solve(cells, box=box).count() == 1
+    with pytest.raises(ParseError, match=r"<text>:1:1: this puzzle's box is 3x2"):
+        sudoku.loads(line)
+    # Mistakes name the line.
+    with pytest.raises(ParseError, match=r"<text>:2:1: a JSON line needs a 'puzzle'"):
+        sudoku.loads(json.dumps(made[0].json()) + '\n{"grid": "1..."}')
+    with pytest.raises(ParseError, match=r"<text>:1:1: not a line of JSON: nested too deeply"):
+        sudoku.loads('{"a":' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(ParseError, match=r"<text>:1:1: 'box' is \[2, 2\], not \[rows"):
+        sudoku.loads('{"puzzle": "' + "." * 81 + '", "box": [2, 2]}')
+    with pytest.raises(ParseError, match=r"a cages puzzle \(a sudoku variant\)"):
+        sudoku.loads('{"puzzle": "' + "." * 81 + '", "cages": [[3, [[0, 0], [0, 1]]]]}')
+    from lazysearch.puzzles import variants
+
+    deep = '{"a":' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert not variants.is_variant_text(deep)
+    with pytest.raises(ParseError, match=r"<text>:1:1: not a line of JSON: nested too deeply"):
+        variants.loads(deep)

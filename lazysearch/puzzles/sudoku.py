@@ -369,7 +369,9 @@ def read(path: str | os.PathLike[str]) -> list[str]:
     with grids of numbers.
 
     Blank lines, ``#`` comments, and a first line that is only a count of puzzles (as
-    in Norvig's ``top95.txt``) are skipped.  A grid of numbers is ``n`` lines of ``n``
+    in Norvig's ``top95.txt``) are skipped.  A file of ``lazysearch generate sudoku
+    --format json`` lines reads too (see :func:`json_lines`, which also gives each
+    puzzle's box).  A grid of numbers is ``n`` lines of ``n``
     numbers each, split by commas or spaces, ``0``, ``.`` or ``-`` for blanks (the
     25x25 files of shared/data); grids are separated by blank lines.  Either way a
     puzzle comes back as one line of symbols (``1``-``9`` then ``A``-``Z``).  A line of
@@ -384,8 +386,119 @@ def loads(text: str, *, source: str = "<text>") -> list[str]:
     return [cells for _, cells in numbered_lines(text, source=source)]
 
 
+def json_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str, tuple[int, int]]]:
+    """The puzzles of ``lazysearch generate sudoku --format json`` lines (what
+    :meth:`.generate.GeneratedSudoku.json` writes): for each, its line number, its grid as
+    one line of symbols and its box, which a grid alone does not carry (a 6x6 may be
+    2x3 or 3x2).  Keys other than ``puzzle`` and ``box`` are passed over.
+
+    >>> json_lines('{"puzzle": "1..." "........" "....", "box": [2, 2]}')
+    Traceback (most recent call last):
+    ...
+    lazysearch.errors.ParseError: <text>:1:1: not a line of JSON: Expecting ',' delimiter: ...
+    >>> json_lines('{"puzzle": "1...............", "box": [2, 2], "clues": 1}')
+    [(1, '1...............', (2, 2))]
+    """
+    import json
+
+    puzzles: list[tuple[int, str, tuple[int, int]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        lead = len(line) - len(line.lstrip()) + 1
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            reason = exc if isinstance(exc, ValueError) else "nested too deeply"
+            raise ParseError(
+                f"not a line of JSON: {reason}", source=source, line=number, column=lead
+            ) from None
+        puzzle = data.get("puzzle") if isinstance(data, dict) else None
+        if not isinstance(puzzle, str):
+            raise ParseError(
+                "a JSON line needs a 'puzzle' string", source=source, line=number, column=lead
+            )
+        for key in ("regions", "cages", "diagonals"):
+            if data.get(key):
+                raise ParseError(
+                    f"a {key} puzzle (a sudoku variant): read it with "
+                    "lazysearch.puzzles.variants.read",
+                    source=source,
+                    line=number,
+                    column=lead,
+                )
+        cells = "".join(puzzle.split())
+        _check_line(cells, source, number, lead)
+        size = math.isqrt(len(cells))
+        box = data.get("box")
+        if box is None:
+            shape = box_shape(size)
+        elif (
+            isinstance(box, list)
+            and len(box) == 2
+            and all(type(v) is int and 0 < v <= size for v in box)
+            and box[0] * box[1] == size
+        ):
+            shape = (box[0], box[1])
+        else:
+            raise ParseError(
+                f"'box' is {brief(box)}, not [rows, columns] of a {size}x{size} grid",
+                source=source,
+                line=number,
+                column=lead,
+            )
+        puzzles.append((number, cells, shape))
+    return puzzles
+
+
+def _check_line(cells: str, source: str, number: int, lead: int) -> None:
+    """A puzzle line's size and symbols, or a :class:`ParseError` at the first fault
+    (``lead``: the line's column of its first cell, less one)."""
+    size = math.isqrt(len(cells))
+    if len(cells) > len(SYMBOLS) ** 2:
+        raise ParseError(
+            f"a puzzle line of {len(cells):,} cells is larger than the "
+            f"{len(SYMBOLS)}x{len(SYMBOLS)} grid a line can write (values 1..9, A..Z)",
+            source=source,
+            line=number,
+            column=lead + 1,
+        )
+    if size * size != len(cells) or size < 4:
+        raise ParseError(
+            f"a puzzle line has a square number of cells (81 for 9x9); this one has {len(cells)}",
+            source=source,
+            line=number,
+            column=lead + len(cells) + 1,
+        )
+    for column, ch in enumerate(cells, start=lead + 1):
+        if ch not in BLANKS and (SYMBOLS.find(ch.upper()) < 0 or SYMBOLS.find(ch.upper()) >= size):
+            raise ParseError(
+                f"{ch!r} is not a value of a {size}x{size} sudoku",
+                source=source,
+                line=number,
+                column=column,
+            )
+
+
 def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]]:
     """Like :func:`loads`, with the line number of each puzzle (a grid's first line)."""
+    if text.lstrip().startswith("{"):
+        # Lines of 'generate sudoku --format json': the grids, if their boxes are the
+        # usual ones (a grid alone cannot say 3x2; json_lines() keeps the box).
+        found = []
+        for number, cells, box in json_lines(text, source=source):
+            usual = box_shape(math.isqrt(len(cells)))
+            if box != usual:
+                raise ParseError(
+                    f"this puzzle's box is {box[0]}x{box[1]}, not the usual "
+                    f"{usual[0]}x{usual[1]} a grid alone stands for: read it with "
+                    "sudoku.json_lines(), which keeps the box",
+                    source=source,
+                    line=number,
+                    column=1,
+                )
+            found.append((number, cells))
+        return found
     puzzles: list[tuple[int, str]] = []
     lines = text.splitlines()
     grid: list[tuple[int, str]] = []  # the lines of a grid of numbers being read
@@ -404,33 +517,7 @@ def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]
             or (number == 1 and _is_number(cells) and len(cells) < 6)
         ):
             continue
-        size = math.isqrt(len(cells))
-        if len(cells) > len(SYMBOLS) ** 2:
-            raise ParseError(
-                f"a puzzle line of {len(cells):,} cells is larger than the "
-                f"{len(SYMBOLS)}x{len(SYMBOLS)} grid a line can write (values 1..9, A..Z)",
-                source=source,
-                line=number,
-                column=lead + 1,
-            )
-        if size * size != len(cells) or size < 4:
-            raise ParseError(
-                "a puzzle line has a square number of cells (81 for 9x9); "
-                f"this one has {len(cells)}",
-                source=source,
-                line=number,
-                column=len(line.rstrip()) + 1,
-            )
-        for column, ch in enumerate(cells, start=lead + 1):
-            if ch not in BLANKS and (
-                SYMBOLS.find(ch.upper()) < 0 or SYMBOLS.find(ch.upper()) >= size
-            ):
-                raise ParseError(
-                    f"{ch!r} is not a value of a {size}x{size} sudoku",
-                    source=source,
-                    line=number,
-                    column=column,
-                )
+        _check_line(cells, source, number, lead)
         puzzles.append((number, cells))
     return puzzles
 

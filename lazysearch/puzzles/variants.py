@@ -767,7 +767,7 @@ def is_variant_text(text: str) -> bool:
 
         try:
             data = json.loads(text.splitlines()[0] if text.strip() else text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         return isinstance(data, dict) and any(
             data.get(key) for key in ("regions", "cages", "diagonals")
@@ -910,9 +910,10 @@ def _from_json(text: str, source: str) -> VariantText:
     lead = len(line) - len(line.lstrip()) + 1
     try:
         data = json.loads(line)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
+        reason = exc if isinstance(exc, ValueError) else "nested too deeply"
         raise ParseError(
-            f"not a line of JSON: {exc}", source=source, line=number, column=lead
+            f"not a line of JSON: {reason}", source=source, line=number, column=lead
         ) from None
     if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str):
         raise ParseError(
