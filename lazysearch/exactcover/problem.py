@@ -358,7 +358,9 @@ class ExactCover:
         in another order, often with a first one sooner.
     engine:
         ``"auto"`` (the default), ``"links"`` or ``"cells"``: the machine that walks
-        the search tree (see :class:`DLXProblem`; the same tree, the same stream).
+        the search tree (see :meth:`DLXProblem.chosen_engine`).  Both find the same
+        solutions, each in its own tree: positions and checkpoints resume on the engine
+        that made them, and the other refuses them.
     reduce:
         Before searching, remove the options no solution can hold and the items that
         come along with others (Knuth's DLX-PRE; see :mod:`.reduce`).  The solutions
