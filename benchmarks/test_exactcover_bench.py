@@ -52,7 +52,8 @@ def lazysearch_count(options: Any, primary: Any, secondary: Any) -> int:
 
 
 def lazysearch_cells_count(options: Any, primary: Any, secondary: Any) -> int:
-    """The dancing-cells engine on the same tree (compare its row with ``lazysearch``)."""
+    """The dancing-cells engine (its own tree: see benchmarks/test_cells_bench.py for the
+    ratios to links, and docs/exact-cover.md for how ``auto`` chooses)."""
     cover = lazysearch.ExactCover(options, primary=primary, secondary=secondary, engine="cells")
     return cover.solve().count()
 

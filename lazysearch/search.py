@@ -462,6 +462,10 @@ def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:
         nodes += weight
         k = rng.randrange(b)
         if not engine.replay([k]):
+            if getattr(engine, "prunes", False):
+                # Dancing cells: a choice that leaves an item with no option fails in
+                # the update, a dead end that is no node of its tree.
+                return nodes - weight, 0
             # An engine whose branching() promises a choice that replay() cannot take
             # would otherwise make the probe loop for ever on the same node.
             raise RuntimeError(
@@ -484,6 +488,10 @@ def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         checkpoint.get("kind") != problem.kind
         or checkpoint.get("fingerprint") != problem.fingerprint()
     ):
+        explain = getattr(problem, "explain_mismatch", None)
+        why = explain(checkpoint.get("fingerprint")) if explain is not None else None
+        if why is not None:
+            raise CheckpointError(why)
         raise CheckpointError(
             f"checkpoint was made for another problem ({checkpoint.get('kind')!r}, "
             f"fingerprint {str(checkpoint.get('fingerprint'))[:19]}...)"

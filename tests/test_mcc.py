@@ -310,7 +310,8 @@ def test_bad_bounds_and_costs_name_the_value(
 
 def test_the_engine_is_algorithm_m_only_when_asked() -> None:
     assert not isinstance(ExactCover(["a"]).problem, MCCProblem)
-    assert isinstance(ExactCover(["a"], seed=1).problem, MCCProblem)
+    assert isinstance(ExactCover(["a"], bounds={"a": (1, 1)}, seed=1).problem, MCCProblem)
+    assert not isinstance(ExactCover(["a"], seed=1).problem, MCCProblem)  # links or cells
 
 
 # -- the text format ---------------------------------------------------------------

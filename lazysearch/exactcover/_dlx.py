@@ -128,7 +128,9 @@ class DLXEngine(Machine):
     option ``j`` (1-based item numbers, primary first) and ``option_colors[j]`` their
     colours (``0`` for none).  ``least_constraining`` is 0 for list order, or the power
     ``p`` for trying options in the order of the sum of their other items' lengths to
-    the ``p``-th (see below).
+    the ``p``-th (see below).  ``labels[j]``, when given, is the number solutions
+    give option ``j`` (a seeded order: the options come shuffled, solutions name them
+    as the user did).
     """
 
     top: cython.int[::1]
@@ -153,6 +155,7 @@ class DLXEngine(Machine):
         option_items: Sequence[Sequence[int]],
         option_colors: Sequence[Sequence[int]],
         least_constraining: int = 0,
+        labels: Sequence[int] | None = None,
     ) -> None:
         n: cython.int = primary + secondary
         m: cython.int = n + 2 + sum([len(o) + 1 for o in option_items])  # headers, nodes, spacers
@@ -164,6 +167,11 @@ class DLXEngine(Machine):
         self.top, self.ulink, self.dlink, self.color, self.length, self.llink, self.rlink = buffers
         self.option_of = _buffers.ints([-1] * m, COMPILED)
         self._build(primary, option_items, option_colors)
+        if labels is not None:  # the options were given shuffled: name them as the user did
+            of = self.option_of
+            for p in range(m):
+                if of[p] >= 0:
+                    of[p] = labels[of[p]]
         # Without colours no node is ever purified (``color`` stays 0), so hide/unhide may
         # skip reading it: one memory load less per node moved, about 8% of the time.
         self.plain = not any(any(c) for c in option_colors)

@@ -53,6 +53,10 @@ class Colour(NamedTuple):
 #: The machines an exact-cover search can run on (see :class:`DLXProblem`).
 ENGINES = ("auto", "links", "cells")
 
+#: ``engine="auto"`` takes dancing cells for problems with no secondary items and at
+#: least this many options (see :meth:`DLXProblem.chosen_engine`).
+AUTO_CELLS_OPTIONS = 128
+
 
 class DLXProblem:
     """An exact-cover problem as the engine sees it: items and colours as numbers.
@@ -82,6 +86,7 @@ class DLXProblem:
         "power",
         "primary",
         "secondary",
+        "seed",
     )
 
     def __init__(
@@ -93,6 +98,7 @@ class DLXProblem:
         least_constraining: bool = False,
         power: int = 2,
         engine: str = "auto",
+        seed: int | None = None,
     ) -> None:
         if type(power) is not int or power < 1:
             raise ValueError(f"least constraining power must be an int >= 1, got {power!r}")
@@ -107,6 +113,7 @@ class DLXProblem:
         self.least_constraining = least_constraining
         self.power = power
         self.engine_kind = engine
+        self.seed = seed
         self._fingerprint: str | None = None
         #: For the memo count (not part of the problem's identity): the primary items
         #: in the order to branch on, first uncovered first (None: fewest options), and
@@ -123,7 +130,7 @@ class DLXProblem:
         return (*state, True) if self.power == 2 else (*state, True, self.power)
 
     def __getstate__(self) -> tuple[Any, ...]:
-        if self.engine_kind == "auto":
+        if self.engine_kind == "auto" and self.seed is None:
             return self._identity()
         return (
             self.primary,
@@ -133,16 +140,25 @@ class DLXProblem:
             self.least_constraining,
             self.power,
             self.engine_kind,
+            self.seed,
         )
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.__init__(*state)  # type: ignore[misc]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, DLXProblem) and self._identity() == other._identity()
+        return isinstance(other, DLXProblem) and self._walked() == other._walked()
 
     def __hash__(self) -> int:
-        return hash(self._identity())
+        return hash(self._walked())
+
+    def _walked(self, engine: str | None = None) -> tuple[Any, ...]:
+        """What names the search tree: the problem, and ``"cells"`` when the dancing-cells
+        engine walks it (its tree is another one, so are its positions)."""
+        state = self._identity()
+        if self.seed is not None:
+            state = (*state, "seed", self.seed)
+        return (*state, "cells") if (engine or self.chosen_engine()) == "cells" else state
 
     @property
     def kind(self) -> str:
@@ -151,29 +167,46 @@ class DLXProblem:
     def chosen_engine(self) -> str:
         """``"links"`` or ``"cells"``: the machine :meth:`engine` builds.
 
-        ``auto`` takes dancing links: measured on this project's problems (benchmarks,
-        ``test_engines``), the cells engine walked the same trees 4-33% slower (queens
-        12: 1.04x, pentominoes on 5x12 and 3x20: 1.17x, Langford 11: 1.33x), and
-        only the links engine orders options least constraining first.
+        The two walk different trees (dancing cells ends a try as soon as an item is left
+        with no option, and breaks ties among forced moves another way), so each keeps
+        its own positions, node counts and checkpoints.  ``auto`` takes dancing cells for
+        problems without secondary items (so without colours) and with at least
+        :data:`AUTO_CELLS_OPTIONS` options, dancing links otherwise; only the links
+        engine orders options least constraining first.  The table in
+        docs/exact-cover.md gives the measured times behind this rule.
         """
-        if self.engine_kind == "cells" and not self.least_constraining:
+        if self.least_constraining or self.engine_kind == "links":
+            return "links"
+        if self.engine_kind == "cells":
+            return "cells"
+        if self.secondary == 0 and len(self.option_items) >= AUTO_CELLS_OPTIONS:
             return "cells"
         return "links"
 
     def engine(self) -> Engine:
+        items, colors, labels = self.option_items, self.option_colors, None
+        if self.seed is not None:
+            # A seeded order: the engine gets the options shuffled (so each item's list
+            # too) and names them back as given.
+            import random
+
+            order = list(range(len(items)))
+            random.Random(self.seed).shuffle(order)
+            items = tuple(items[j] for j in order)
+            colors = tuple(colors[j] for j in order)
+            labels = order
         if self.chosen_engine() == "cells":
             cells = _native.load("lazysearch.exactcover._cells")
-            built: Engine = cells.CellsEngine(
-                self.primary, self.secondary, self.option_items, self.option_colors
-            )
+            built: Engine = cells.CellsEngine(self.primary, self.secondary, items, colors, labels)
             return built
         dlx = _native.load("lazysearch.exactcover._dlx")
         engine: Engine = dlx.DLXEngine(
             self.primary,
             self.secondary,
-            self.option_items,
-            self.option_colors,
+            items,
+            colors,
             self.power if self.least_constraining else 0,
+            labels,
         )
         return engine
 
@@ -184,10 +217,25 @@ class DLXProblem:
         return MemoCover(self, self.memo_order, self.memo_likely)
 
     def fingerprint(self) -> str:
-        """``sha256:`` and the digest of the numbers that define the problem."""
+        """``sha256:`` and the digest of the numbers that define the problem (and of
+        ``"cells"`` when the dancing-cells engine walks it)."""
         if self._fingerprint is None:
-            self._fingerprint = fingerprint(self._identity())
+            self._fingerprint = fingerprint(self._walked())
         return self._fingerprint
+
+    def explain_mismatch(self, other: object) -> str | None:
+        """Why a checkpoint with fingerprint ``other`` cannot resume here, when it was
+        taken on this problem with the other engine (None otherwise)."""
+        mine = self.chosen_engine()
+        theirs = "links" if mine == "cells" else "cells"
+        if self.least_constraining or other != fingerprint(self._walked(theirs)):
+            return None
+        names = {"links": "dancing links", "cells": "dancing cells"}
+        return (
+            f"checkpoint was taken on {names[theirs]}, and this search runs on "
+            f"{names[mine]}: the two engines walk different trees, so its position names "
+            f"other nodes here; resume it with engine={theirs!r}"
+        )
 
 
 class MCCProblem(DLXProblem):
@@ -224,6 +272,12 @@ class MCCProblem(DLXProblem):
         self.seed = seed
         self.cost_lo = cost_lo
         self.cost_hi = cost_hi
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self._identity()
+
+    def _walked(self, engine: str | None = None) -> tuple[Any, ...]:
+        return self._identity()  # one engine, Algorithm M's: the seed is in the identity
 
     def _identity(self) -> tuple[Any, ...]:
         # Pickling, equality and the fingerprint (DLXProblem's, on this) all use it.
@@ -304,7 +358,9 @@ class ExactCover:
         in another order, often with a first one sooner.
     engine:
         ``"auto"`` (the default), ``"links"`` or ``"cells"``: the machine that walks
-        the search tree (see :class:`DLXProblem`; the same tree, the same stream).
+        the search tree (see :meth:`DLXProblem.chosen_engine`).  Both find the same
+        solutions, each in its own tree: positions and checkpoints resume on the engine
+        that made them, and the other refuses them.
     reduce:
         Before searching, remove the options no solution can hold and the items that
         come along with others (Knuth's DLX-PRE; see :mod:`.reduce`).  The solutions
@@ -320,11 +376,13 @@ class ExactCover:
     seed:
         Try options (of equal cost) in an order shuffled by this seed: the same
         solutions in another order, the same order for the same seed (not uniformly
-        random solutions: see :meth:`Solutions.sample` for those).
+        random solutions: see :meth:`Solutions.sample` for those).  On every engine:
+        links and cells get the options shuffled, Algorithm M shuffles them itself.
 
-    With any of ``bounds``, ``costs`` or ``seed`` the search runs Knuth's Algorithm M
-    (``lazysearch.exactcover._mcc``); without, the dancing-links engine (or cells).
-    ``engine`` and ``reduce`` are for exact covers without them.
+    With ``bounds`` or ``costs`` the search runs Knuth's Algorithm M
+    (``lazysearch.exactcover._mcc``); without, the dancing-links engine or dancing
+    cells (``engine``).  ``engine``, ``least_constraining`` and ``reduce`` are for exact
+    covers without them.
 
     Raises
     ------
@@ -427,7 +485,7 @@ class ExactCover:
         self.problem: DLXProblem
         #: What ``reduce`` removed (None without it); see :class:`.reduce.Reduction`.
         self.reduction: Reduction | None = None
-        if bounds is None and costs is None and seed is None:
+        if bounds is None and costs is None:
             self.problem = DLXProblem(
                 n_primary,
                 len(sec),
@@ -435,6 +493,7 @@ class ExactCover:
                 tuple(map(tuple, option_colors)),
                 least_constraining=least_constraining,
                 engine=engine,
+                seed=seed,
             )
             if reduce is not False:
                 from .reduce import DEFAULT_BUDGET, reduce_problem
@@ -450,7 +509,7 @@ class ExactCover:
             if value != plain:
                 raise ValueError(
                     f"{flag}={value!r} is for exact covers on dancing links or cells; "
-                    "it does not combine with bounds, costs or seed"
+                    "it does not combine with bounds or costs"
                 )
         lower = [1] * n_primary
         upper = [1] * n_primary

@@ -246,6 +246,7 @@ def _rebuild(
         least_constraining=problem.least_constraining,
         power=problem.power,
         engine=problem.engine_kind,
+        seed=problem.seed,
     )
     removed_items = tuple(
         i for i in range(1, problem.primary + problem.secondary + 1) if i not in alive_items
