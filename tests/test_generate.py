@@ -69,13 +69,35 @@ def test_not_minimal_stops_at_the_first_clue_that_must_stay() -> None:
 
 
 def test_a_node_bound_keeps_uniqueness_and_says_when_minimality_is_not_proved() -> None:
-    p = sudoku.generate((4, 4), seed=1, max_nodes=3)
+    p = sudoku.generate((4, 4), seed=1, max_nodes=2)
     assert solutions(p, (4, 4)) == 1
-    assert not p.minimal  # three nodes prove little on a 16x16 grid
+    assert not p.minimal  # two nodes (8 and 32 tried again) prove little on a 16x16 grid
     # The rating's proof stops at 20 times the bound: its nodes are a lower bound.
-    assert not p.rating.complete and p.rating.nodes == 60
+    assert not p.rating.complete and p.rating.nodes == 40
+    # Three nodes a proof, tried again with 12 and 48: every clue decided.
+    q = sudoku.generate((4, 4), seed=1, max_nodes=3)
+    assert q.minimal
+    if compiled():  # clue by clue, by the exact-cover solver: minutes as plain Python
+        assert_unique_and_minimal(q)
     # A root that propagation settles answers within any bound: clues still go.
     assert sudoku.generate((4, 4), seed=1, max_nodes=1).clues < 256
+
+
+def test_clues_whose_proofs_ran_past_the_bound_are_tried_again_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With two nodes a proof, some clues of seed 4 are undecided on the first pass; tried
+    again after the others (4 and 16 nodes), one goes and the rest are shown needed, so
+    the puzzle is minimal, checked clue by clue by the exact-cover solver."""
+    from lazysearch.puzzles import generate
+
+    p = sudoku.generate(seed=4, max_nodes=2)
+    assert p.minimal and p.clues == 23
+    assert_unique_and_minimal(p)
+    monkeypatch.setattr(generate, "RETRY_ROUNDS", 0)
+    q = sudoku.generate(seed=4, max_nodes=2)
+    assert not q.minimal and q.clues == 24
+    assert solutions(q, (3, 3)) == 1
 
 
 # A 16x16 puzzle met while generating from seed 1, with the clue of cell 196 (a G)
