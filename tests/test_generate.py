@@ -100,6 +100,34 @@ def test_clues_whose_proofs_ran_past_the_bound_are_tried_again_at_the_end(
     assert solutions(q, (3, 3)) == 1
 
 
+def test_a_retry_round_stops_when_most_of_its_proofs_run_past_the_bound_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """16x16 seed 0 with three nodes a proof: 90 clues undecided; with 12 nodes, 7 of the
+    first 8 still are, so that round stops and the next (48 nodes) stops the same way:
+    16 retried proofs instead of 163 (all of both rounds), the puzzle still unique."""
+    from lazysearch.puzzles import generate
+
+    retried: list[int] = []
+    still_unique = generate.still_unique
+
+    def spy(
+        engine: object, puzzle: list[int], full: list[int], group: tuple[int, ...], budget: int = 0
+    ) -> bool | None:
+        if budget > 3:
+            retried.append(budget)
+        return still_unique(engine, puzzle, full, group, budget)
+
+    monkeypatch.setattr(generate, "still_unique", spy)
+    p = sudoku.generate((4, 4), seed=0, max_nodes=3)
+    assert retried == [12] * 8 + [48] * 8
+    assert not p.minimal and solutions(p, (4, 4)) == 1
+    monkeypatch.setattr(generate, "RETRY_PROBE", 10**9)
+    retried.clear()
+    sudoku.generate((4, 4), seed=0, max_nodes=3)
+    assert len(retried) == 163
+
+
 # A 16x16 puzzle met while generating from seed 1, with the clue of cell 196 (a G)
 # taken away: a filling puts another digit there.
 SPARSE_16 = (
