@@ -70,13 +70,65 @@ def test_not_minimal_stops_at_the_first_clue_that_must_stay() -> None:
 
 
 def test_a_node_bound_keeps_uniqueness_and_says_when_minimality_is_not_proved() -> None:
-    p = sudoku.generate((4, 4), seed=1, max_nodes=3)
+    p = sudoku.generate((4, 4), seed=1, max_nodes=2)
     assert solutions(p, (4, 4)) == 1
-    assert not p.minimal  # three nodes prove little on a 16x16 grid
+    assert not p.minimal  # two nodes (8 and 32 tried again) prove little on a 16x16 grid
     # The rating's proof stops at 20 times the bound: its nodes are a lower bound.
-    assert not p.rating.complete and p.rating.nodes == 60
+    assert not p.rating.complete and p.rating.nodes == 40
+    # Three nodes a proof, tried again with 12 and 48: every clue decided.
+    q = sudoku.generate((4, 4), seed=1, max_nodes=3)
+    assert q.minimal
+    if compiled():  # clue by clue, by the exact-cover solver: minutes as plain Python
+        assert_unique_and_minimal(q)
     # A root that propagation settles answers within any bound: clues still go.
     assert sudoku.generate((4, 4), seed=1, max_nodes=1).clues < 256
+
+
+def test_clues_whose_proofs_ran_past_the_bound_are_tried_again_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With two nodes a proof, some clues of seed 4 are undecided on the first pass; tried
+    again after the others (4 and 16 nodes), one goes and the rest are shown needed, so
+    the puzzle is minimal, checked clue by clue by the exact-cover solver."""
+    from lazysearch.puzzles import generate
+
+    p = sudoku.generate(seed=4, max_nodes=2)
+    assert p.minimal and p.clues == 23
+    assert_unique_and_minimal(p)
+    monkeypatch.setattr(generate, "RETRY_ROUNDS", 0)
+    q = sudoku.generate(seed=4, max_nodes=2)
+    assert not q.minimal and q.clues == 24
+    assert solutions(q, (3, 3)) == 1
+
+
+def test_a_retry_round_stops_when_most_of_its_proofs_run_past_the_bound_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """16x16 seed 0 with three nodes a proof: 90 clues undecided; with 12 nodes, 7 of the
+    first 8 still are, so that round stops and the next (48 nodes) stops the same way:
+    16 retried proofs instead of 163 (all of both rounds), the puzzle still unique."""
+    from lazysearch.puzzles import generate
+
+    retried: list[int] = []
+    still_unique = generate.still_unique
+
+    def spy(
+        engine: object, puzzle: list[int], full: list[int], group: tuple[int, ...], budget: int = 0
+    ) -> bool | None:
+        if budget > 3:
+            retried.append(budget)
+        return still_unique(engine, puzzle, full, group, budget)
+
+    monkeypatch.setattr(generate, "still_unique", spy)
+    p = sudoku.generate((4, 4), seed=0, max_nodes=3)
+    assert retried == [12] * 8 + [48] * 8
+    assert not p.minimal and solutions(p, (4, 4)) == 1
+    if not compiled():
+        return  # all of both rounds: about 20 s as plain Python
+    monkeypatch.setattr(generate, "RETRY_PROBE", 10**9)
+    retried.clear()
+    sudoku.generate((4, 4), seed=0, max_nodes=3)
+    assert len(retried) == 163
 
 
 # A 16x16 puzzle met while generating from seed 1, with the clue of cell 196 (a G)

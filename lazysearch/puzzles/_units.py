@@ -68,6 +68,25 @@ def popcount64(v: cython.longlong) -> cython.int:
     return k
 
 
+@cython.cfunc
+@cython.inline
+def two_bits(v: cython.longlong) -> cython.bint:
+    """Whether exactly two bits of ``v`` are set."""
+    w: cython.longlong = v & (v - 1)
+    return v != 0 and w != 0 and (w & (w - 1)) == 0
+
+
+@cython.cfunc
+@cython.inline
+def lowest_bit(v: cython.longlong) -> cython.int:
+    """The index of the lowest bit set in ``v`` (``v`` not 0)."""
+    k: cython.int = 0
+    while not v & 1:
+        v >>= 1
+        k += 1
+    return k
+
+
 @cython.cclass
 class UnitsEngine:
     """The counting machine for one shape of grid: ``cells`` cells, units of ``n`` cells.
@@ -184,8 +203,6 @@ class UnitsEngine:
         lock_cells: cython.int[::1] = self.lock_cells
         n_locks: cython.int = self.n_locks
         changed: cython.bint = True
-        where: cython.longlong[::1] = self.where
-        d: cython.int
         k: cython.int
         i0: cython.int
         i1: cython.int
@@ -300,7 +317,7 @@ class UnitsEngine:
             for u in range(n_units):
                 for i in range(u * n, u * n + n):
                     v = masks[base + unit_cells[i]]
-                    if v & placed or popcount64(v) != 2:
+                    if v & placed or not two_bits(v):
                         continue
                     for k in range(i + 1, u * n + n):
                         if masks[base + unit_cells[k]] != v:
@@ -323,36 +340,70 @@ class UnitsEngine:
                 continue
             # Hidden pairs: two digits that only the same two cells of a unit can take
             # leave those cells no other digit.
-            for u in range(n_units):
-                for d in range(n):
-                    h = 0
-                    for i in range(n):
-                        v = masks[base + unit_cells[u * n + i]]
-                        if v >> d & 1:
-                            if v & placed:
-                                h = 0
-                                break
-                            h |= cython.cast(cython.longlong, 1) << i
-                    where[d] = h
-                for d in range(n):
-                    h = where[d]
-                    if popcount64(h) != 2:
-                        continue
-                    for k in range(d + 1, n):
-                        if where[k] != h:
-                            continue
-                        v = (cython.cast(cython.longlong, 1) << d) | (
-                            cython.cast(cython.longlong, 1) << k
-                        )
-                        for i in range(n):
-                            if h >> i & 1:
-                                c = unit_cells[u * n + i]
-                                w = masks[base + c]
-                                if w & ~v:
-                                    masks[base + c] = w & v
-                                    changed = True
-                        break
+            if self.hidden_pairs(base):
+                changed = True
         return True
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    @cython.cfunc
+    def hidden_pairs(self, base: cython.Py_ssize_t) -> cython.bint:
+        """Hidden pairs on the masks at ``base``: two digits that only the same two
+        cells of a unit can take leave those cells no other digit.  The places of each
+        digit are gathered from the bits of the unit's open cells (a digit some placed
+        cell holds is left out).  True when a mask changed."""
+        masks: cython.longlong[::1] = self.masks
+        unit_cells: cython.int[::1] = self.unit_cells
+        where: cython.longlong[::1] = self.where
+        placed: cython.longlong = PLACED
+        n: cython.int = self.n
+        n_units: cython.int = self.n_units
+        changed: cython.bint = False
+        u: cython.int
+        d: cython.int
+        k: cython.int
+        i: cython.int
+        c: cython.int
+        v: cython.longlong
+        w: cython.longlong
+        h: cython.longlong
+        once: cython.longlong
+        for u in range(n_units):
+            for d in range(n):
+                where[d] = 0
+            h = 0
+            for i in range(n):
+                v = masks[base + unit_cells[u * n + i]]
+                if v & placed:
+                    h |= v
+                    continue
+                w = cython.cast(cython.longlong, 1) << i
+                while v:
+                    d = lowest_bit(v)
+                    v &= v - 1
+                    where[d] |= w
+            for d in range(n):
+                if h >> d & 1:
+                    continue
+                v = where[d]
+                if not two_bits(v):
+                    continue
+                for k in range(d + 1, n):
+                    if where[k] != v or h >> k & 1:
+                        continue
+                    w = (cython.cast(cython.longlong, 1) << d) | (
+                        cython.cast(cython.longlong, 1) << k
+                    )
+                    for i in range(n):
+                        if v >> i & 1:
+                            c = unit_cells[u * n + i]
+                            once = masks[base + c]
+                            if once & ~w:
+                                masks[base + c] = once & w
+                                changed = True
+                    break
+        return changed
 
     @cython.boundscheck(False)
     @cython.wraparound(False)

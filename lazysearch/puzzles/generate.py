@@ -31,6 +31,13 @@ from .sudoku import SYMBOLS, SolvedGrid, SudokuError, parse
 
 #: The rating's proof gets this many times ``max_nodes`` when that is given.
 RATING_BOUND = 20
+#: With ``max_nodes``, the clues whose proofs ran past it are tried again at the end in
+#: this many rounds, each with this many times the nodes of the round before.
+RETRY_ROUNDS = 2
+RETRY_GROWTH = 4
+#: A round stops once more than half of the (at least this many) clues it tried stay
+#: undecided: the bound is far too small for the grid (25x25, docs/generate.md).
+RETRY_PROBE = 8
 #: Nodes the random fill of a blank grid may take before it starts again with new ranks.
 FILL_NODES = 20_000
 
@@ -198,9 +205,12 @@ def generate(
         :class:`~.generate_variants.GeneratedVariant` that knows its rules).
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
-        runs past it stays, so the puzzle is still unique, but may not be minimal: the
-        result's ``minimal`` then says False.  Sparse 25x25 grids need it (200 nodes:
-        a few seconds a puzzle, docs/generate.md); 9x9 and 16x16 grids do not.
+        runs past it is tried again once every other clue was decided, with
+        :data:`RETRY_GROWTH` times the nodes, for :data:`RETRY_ROUNDS` rounds (see
+        :func:`settle`); one still undecided stays, so the puzzle is still unique, but
+        may not be minimal: the result's ``minimal`` then says False.  Sparse 25x25
+        grids need it (200 nodes: seconds a puzzle, minimality not proved,
+        docs/generate.md); 9x9 and 16x16 grids do not.
 
     Raises
     ------
@@ -243,17 +253,21 @@ def generate(
     if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
         raise SudokuError(f"generate() takes max_nodes >= 1 or None; got {brief(max_nodes)}")
     puzzle = list(full)
-    proved = True
+    undecided: list[tuple[int, ...]] = []
     for group in removal_order(n, symmetric, rng):
         for c in group:
             puzzle[c] = 0
         answer = still_unique(engine, puzzle, full, group, max_nodes or 0)
         if answer is not True:
-            proved = proved and answer is False
             for c in group:
                 puzzle[c] = full[c]
+            if answer is None:
+                undecided.append(group)
             if not minimal:
                 break
+    if minimal and undecided:
+        undecided = settle(engine, puzzle, full, undecided, max_nodes or 0)
+    proved = not undecided
     # The rating's proof, from scratch: with a bound on the clues' proofs, this one gets
     # RATING_BOUND times it (a 25x25 proof unbounded took minutes).
     bound = RATING_BOUND * max_nodes if max_nodes else 0
@@ -315,6 +329,52 @@ def still_unique(
     for c in group:
         puzzle[c] = 0
     return True
+
+
+def settle(
+    engine: Any,
+    puzzle: list[int],
+    full: list[int],
+    undecided: list[tuple[int, ...]],
+    budget: int,
+) -> list[tuple[int, ...]]:
+    """Try again, once every other group of cells was decided, the groups whose proof
+    ran past ``budget`` nodes: in :data:`RETRY_ROUNDS` rounds, each giving a proof
+    :data:`RETRY_GROWTH` times the nodes of the round before.  A round that has tried
+    :data:`RETRY_PROBE` groups or more and left more than half of them undecided
+    passes the rest on to the next round: on a sparse 25x25 grid almost every proof
+    runs past 800 and 3,200 nodes too (of 229 clues past 200 nodes, 219 and 206), and
+    trying them all cost 54 s of CPU where the first pass took 3.3 s.  Returns the
+    groups still undecided (their clues stay in ``puzzle``); the others are taken away
+    or shown needed.
+
+    A group needed when it is tried is needed in the final puzzle: that has fewer
+    clues, so the second filling found still fits it.  A group tried later has more
+    freedom around it, so a second filling, when there is one, is often found at once
+    (one 25x25 clue took 31 nodes after eight other clues had gone, where 2,000 had
+    not been enough before).  A group taken away in a retry keeps the puzzle unique:
+    its proof is made on the puzzle as it is then.
+    """
+    for _ in range(RETRY_ROUNDS):
+        if not undecided:
+            break
+        budget *= RETRY_GROWTH
+        left: list[tuple[int, ...]] = []
+        for tried, group in enumerate(undecided):
+            if tried >= RETRY_PROBE and 2 * len(left) > tried:
+                # Most proofs run past this bound too: on to a bigger one.
+                left += undecided[tried:]
+                break
+            for c in group:
+                puzzle[c] = 0
+            answer = still_unique(engine, puzzle, full, group, budget)
+            if answer is not True:
+                for c in group:
+                    puzzle[c] = full[c]
+                if answer is None:
+                    left.append(group)
+        undecided = left
+    return undecided
 
 
 def removal_order(n: int, symmetric: bool, rng: random.Random) -> list[tuple[int, ...]]:
