@@ -160,7 +160,9 @@ def _add_run_options(
         "-o",
         metavar="FILE",
         help="write to FILE instead of standard output; it is replaced only when the run "
-        "succeeds (nothing is left behind on an error or Ctrl-C)",
+        "succeeds (nothing is left behind on an error or Ctrl-C), except in a listing with "
+        "--checkpoint or --resume: written as it goes, and cut back on --resume to what "
+        "the run file says was written",
     )
     p.add_argument(
         "--workers",

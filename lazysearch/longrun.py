@@ -177,6 +177,9 @@ def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str
     if type(found) is not int or found < 0 or not isinstance(record.get("search"), dict):
         raise CheckpointError(f"{path}: run file is damaged (found={found!r})")
     _check_ranges(path, record)
+    output = record.get("output")
+    if output is not None and not (type(output) is int and 0 <= output <= MAX_COUNTER):
+        raise CheckpointError(f"{path}: run file field output = {output!r} is damaged")
     if "plan" in record:
         (check_list_plan if mode == "list" else check_plan)(path, record)
     return record
@@ -386,7 +389,7 @@ def list_plan(
 def check_list_plan(path: str, record: dict[str, Any]) -> None:
     """Refuse the run file of a parallel listing whose ``plan`` is damaged
     (:class:`CheckpointError` naming the field and the value), before any position in
-    it reaches an engine; ``output`` (the bytes of ``-o FILE`` written) is checked too."""
+    it reaches an engine."""
     plan = record.get("plan")
     if not isinstance(plan, dict) or not isinstance(plan.get("tasks"), list):
         raise CheckpointError(f"{path}: run file field plan is damaged")
@@ -402,9 +405,6 @@ def check_list_plan(path: str, record: dict[str, Any]) -> None:
             f"{path}: run file field plan.written = {plan['written']!r} is damaged "
             "(no subtree is left)"
         )
-    output = record.get("output")
-    if output is not None and not (type(output) is int and 0 <= output <= MAX_COUNTER):
-        raise CheckpointError(f"{path}: run file field output = {output!r} is damaged")
 
 
 def _task_ok(task: object) -> bool:

@@ -758,6 +758,18 @@ def _own_pool(n_workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(n_workers, initializer=_pool_worker, initargs=(os.getpid(), main))
 
 
+def _stop_pool(pool: Executor) -> None:
+    """Shut down a listing's own process pool without waiting for the pieces its
+    processes are searching (a piece of a sparse tree can take hours): they are
+    killed."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()  # (SIGTERM is the caller's handler, inherited: it does nothing)
+    for process in processes:
+        process.join()
+
+
 def _pool_worker(parent: int, death_signal: bool) -> None:
     """A listing pool's worker: Ctrl-C is its caller's to handle (it printed a
     ``KeyboardInterrupt`` traceback per worker), and it ends with its caller."""
@@ -876,8 +888,8 @@ class Listing:
             record = longrun.load(resume, command=command, mode="list")
             _become(search, search.resume(record["search"]))
         self.start = search.checkpoint()  # where the plan begins (a resumed run's start)
-        self.found = 0 if record is None else int(record["found"])
-        self.output: int | None = None if record is None else record.get("output")
+        # Solutions written before the plan (a one-process run file planned anew).
+        self.before = 0 if record is None else int(record["found"])
         if record is not None and "plan" in record:
             plan = record["plan"]
             self.start = record["search"]
@@ -892,6 +904,7 @@ class Listing:
             self.above = int(plan["above"])
             self.solutions = int(plan["solutions"])
             self.nodes = int(plan["nodes"])
+            self.before = max(0, self.before - self.solutions)
         else:
             self.n_workers, self.tasks, _, self.above = _plan(search, workers, executor, depth)
             self.written = self.solutions = 0
@@ -930,7 +943,7 @@ class Listing:
             "version": longrun.RUN_VERSION,
             "command": self.command,
             "mode": "list",
-            "found": self.solutions,
+            "found": self.before + self.solutions,
             "search": self.start,
             "plan": longrun.list_plan(
                 self.left(),
@@ -995,6 +1008,7 @@ class Listing:
                 pending.append((task, submit(task)))
 
         broken = 0  # pools broken in a row, without a subtree read in between
+        finished = False
         try:
             for _ in range(window):
                 submit_next()
@@ -1039,11 +1053,14 @@ class Listing:
                 self._reading = None
             self.save()
             search._finish(self.solutions, self.nodes)
+            finished = True
         finally:
             for _, future in pending:
                 future.cancel()
-            if own:
+            if own and finished:
                 pool.shutdown(cancel_futures=True)
+            elif own:  # stopped (Ctrl-C, a limit, an error): not after the pieces under way
+                _stop_pool(pool)
 
 
 #: Seconds between looks at ``stop()`` while a listing waits for a worker's piece.

@@ -104,8 +104,11 @@ def test_a_listing_resumes_a_one_process_run_file(tmp_path: Path) -> None:
     search = queens(8).search
     first = list(itertools.islice(search, 30))
     longrun.save(path, longrun.run_record(search, command="library", mode="list", found=30))
-    rest = list(Listing(queens(8).search, workers=2, resume=path))
+    rest = list(Listing(queens(8).search, workers=2, resume=path, checkpoint=path))
     assert first + rest == _plain(8)
+    # The run file counts the solutions written before the plan too.
+    record = longrun.load(path, command="library", mode="list")
+    assert (record["found"], record["plan"]["solutions"]) == (92, 62)
 
 
 def test_resume_checks_the_listing_run_file(tmp_path: Path) -> None:
@@ -301,3 +304,42 @@ def test_cli_resume_refuses_an_output_shorter_than_the_run_file_says(
     err = capsys.readouterr().err
     assert f"{target} has 4 bytes, and the run file says {written} were written" in err
     assert target.read_text() == "cut\n"
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_parallel_listing_while_its_workers_search(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    """Langford pairs of order 21 have none: each worker searches its piece for hours.
+    The caller stopped at once but then waited for the pieces under way (a pool's
+    shutdown); now it kills its workers, writes the run file and exits."""
+    run = tmp_path / "run.json"
+    command = ["langford", "21", "--workers", "2", "--checkpoint", str(run)]
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "lazysearch", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for("the plan", run.exists)
+        pid = writer.pid
+
+        def two_workers() -> list[int]:
+            found = children(pid)
+            return found if len(found) == 2 else []
+
+        pool = wait_for("the workers", two_workers)
+        assert isinstance(pool, list)
+        writer.send_signal(how)
+        out, err = writer.communicate(timeout=60)
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+            writer.wait(60)
+    assert (writer.returncode, out) == (130, "")
+    assert err == f"lazysearch langford: stopped after 0 solutions; go on with --resume {run}\n"
+    for pid in pool:
+        wait_for(f"worker {pid} to end", lambda pid=pid: gone(pid))
+    record = longrun.load(run, command="langford", mode="list")
+    assert record["plan"]["tasks"] and (record["found"], record["plan"]["written"]) == (0, 0)
