@@ -160,7 +160,7 @@ def test_a_cell_without_a_combinations_digits_rules_it_out(sat: ModuleType) -> N
     combos = [0b100001, 0b10010, 0b1100]
 
     def solver(*units: int) -> Any:
-        s = sat.Solver(9 * 2 + 3)
+        s = sat.Solver(9 * 2 + 3 + 9)
         s.add_cells(2)
         s.add_run([0, 1], combos, 18)
         for lit in units:
@@ -169,6 +169,27 @@ def test_a_cell_without_a_combinations_digits_rules_it_out(sat: ModuleType) -> N
 
     assert 2 * 20 + 1 in solver(2 * 2 + 1, 2 * 3 + 1).fixed()
     assert 2 * 20 + 1 not in solver(2 * 2 + 1).fixed()
+
+
+def test_a_digit_every_combination_has_goes_to_the_one_cell_left(sat: ModuleType) -> None:
+    """Three cells adding up to 8 ({1, 2, 5} or {1, 3, 4}: variables 27 and 28, then
+    29 .. 37 for the digits the run uses): every combination has 1, so once the first
+    two cells cannot hold 1, propagation alone puts 1 in the third, as the tree's arc
+    consistency does (with clauses between cells and combinations only it waited for a
+    conflict)."""
+    one_in_third = 2 * (9 * 2 + 0)
+
+    def solver(*units: int) -> Any:
+        s = sat.Solver(9 * 3 + 2 + 9)
+        s.add_cells(3)
+        s.add_run([0, 1, 2], [0b10011, 0b1101], 27)
+        for lit in units:
+            s.add_clause([lit])
+        return s
+
+    assert 2 * 29 in solver().fixed()  # the run uses 1
+    assert one_in_third in solver(2 * (9 * 0) + 1, 2 * (9 * 1) + 1).fixed()
+    assert one_in_third not in solver(2 * (9 * 0) + 1).fixed()
 
 
 def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
