@@ -306,14 +306,6 @@ class Solver:
         end: cython.int = self.lim[0] if self.nlevels > 0 else self.ntrail
         return [self.trail[t] for t in range(end)]
 
-    def prefer(self, lits: Iterable[int]) -> None:
-        """Start each literal's variable at that literal's value: decisions take it
-        until the search has given the variable another (phase saving)."""
-        for lit in lits:
-            if not 0 <= lit < 2 * self.n:
-                raise ValueError(f"literal {lit} is not one of the {self.n} variables'")
-            self.phase[lit >> 1] = 1 + (lit & 1)
-
     def model(self) -> list[bool]:
         """After :meth:`solve` returned ``SAT``: the value of every variable."""
         return [self.val[t] == 1 for t in range(self.n)]
