@@ -305,9 +305,14 @@ def test_mistyped_published_puzzles_answered(benchmark: Any) -> None:
 RANDOM = SHARED / "random"
 #: Files there that take either solver minutes: run with LAZYSEARCH_BENCH_LARGE=1.
 #: Measured in one run on a loaded 2-core machine (lazysearch against CP-SAT, one
-#: worker): rand_40 34 s against 26 s (this one fails the comparison: the SAT guide's
-#: time varies widely with its path, 25 s to 140 s seen), rand_50 6.5 s against 38 s,
-#: d0.35_200 24 s against 425 s; d0.35_400 104 s for lazysearch (CP-SAT none in 600 s).
+#: worker), with the SAT search's focused/stable modes and digit variables: rand_30
+#: 0.27 s against 4.1 s, d0.35_100 0.88 s against 10.3 s, rand_40 7.2 s against 11.4 s,
+#: rand_50 45 s against 22 s (fails the comparison: its numbering is an unlucky path,
+#: 267k conflicts where three other numberings of it took 13k-87k; the solver before
+#: took 97k on it, 6.5 s against 38 s).  Before: rand_40 34 s against 26 s (25 s to
+#: 140 s seen), d0.35_200 24 s against 425 s; d0.35_400 104 s (CP-SAT none in 600 s).
+#: The 35% grids are a little slower with the modes (CPU seconds, old and new solver side
+#: by side in one run): d0.35_200 4.4 against 3.8, d0.35_400 77 against 67.
 LARGE_RANDOM = {"rand_40_s1.txt", "rand_50_s1.txt", "d0.35_200_s1.txt", "d0.35_400_s1.txt"}
 
 

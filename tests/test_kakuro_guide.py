@@ -133,6 +133,65 @@ def test_the_guide_search_runs_in_slices_until_it_answers(
     assert guide.sat_filling(problem(puzzle)[0]) == REFUTED
 
 
+def test_both_modes_keep_the_answers(sat: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With modes a few conflicts long the search goes focused, stable, focused ...
+    (stable decisions follow the target phases) and its answers stay right."""
+    monkeypatch.setattr(sat, "MODE_FIRST", 3)
+    solver = loaded(sat, *pigeonhole(6))
+    assert solver.solve(0) == sat.UNSAT
+    assert solver.switches >= 2 and solver.restarts >= solver.switches
+    assert len(sat_fillings(BLOCK, sat)) == 12
+
+
+def test_propagation_before_any_decision(sat: ModuleType) -> None:
+    """Units, a chain of two-literal clauses (the table by literal) and a longer one
+    (watched): x0, so x1, so x2, so x3; a clause against x3 and x1 leaves no model."""
+    clauses = [[0], [1, 2], [3, 4], [5, 1, 6]]
+    assert loaded(sat, 4, clauses).fixed() == [0, 2, 4, 6]
+    assert loaded(sat, 4, [*clauses, [7, 3]]).fixed() is None
+    assert loaded(sat, 4, clauses[1:]).fixed() == []
+
+
+def test_a_cell_without_a_combinations_digits_rules_it_out(sat: ModuleType) -> None:
+    """Two cells adding up to 7 ({1, 6}, {2, 5} or {3, 4}; variables 18, 19, 20): once
+    the first cell can hold neither 3 nor 4, propagation alone rules out {3, 4}, before
+    any decision (without each cell's clause over the combination's digits it waited
+    for a conflict)."""
+    combos = [0b100001, 0b10010, 0b1100]
+
+    def solver(*units: int) -> Any:
+        s = sat.Solver(9 * 2 + 3 + 9)
+        s.add_cells(2)
+        s.add_run([0, 1], combos, 18)
+        for lit in units:
+            s.add_clause([lit])
+        return s
+
+    assert 2 * 20 + 1 in solver(2 * 2 + 1, 2 * 3 + 1).fixed()
+    assert 2 * 20 + 1 not in solver(2 * 2 + 1).fixed()
+
+
+def test_a_digit_every_combination_has_goes_to_the_one_cell_left(sat: ModuleType) -> None:
+    """Three cells adding up to 8 ({1, 2, 5} or {1, 3, 4}: variables 27 and 28, then
+    29 .. 37 for the digits the run uses): every combination has 1, so once the first
+    two cells cannot hold 1, propagation alone puts 1 in the third, as the tree's arc
+    consistency does (with clauses between cells and combinations only it waited for a
+    conflict)."""
+    one_in_third = 2 * (9 * 2 + 0)
+
+    def solver(*units: int) -> Any:
+        s = sat.Solver(9 * 3 + 2 + 9)
+        s.add_cells(3)
+        s.add_run([0, 1, 2], [0b10011, 0b1101], 27)
+        for lit in units:
+            s.add_clause([lit])
+        return s
+
+    assert 2 * 29 in solver().fixed()  # the run uses 1
+    assert one_in_third in solver(2 * (9 * 0) + 1, 2 * (9 * 1) + 1).fixed()
+    assert one_in_third not in solver(2 * (9 * 0) + 1).fixed()
+
+
 def test_a_literal_out_of_range_is_refused(sat: ModuleType) -> None:
     with pytest.raises(ValueError, match="literal 6 is not one of the 3 variables"):
         sat.Solver(3).add_clause([0, 6])

@@ -2,15 +2,22 @@
 engines), used to find one filling of a kakuro that the tree search cannot reach soon.
 
 Literals are numbers: ``2 * v`` is variable ``v`` true, ``2 * v + 1`` it false.  The
-solver is the textbook loop: unit propagation with two watched literals per clause;
+solver is the textbook loop: unit propagation, with the problem's two-literal clauses
+in a table by literal and two watched literals (each with a blocker) for the others;
 at a conflict, the first-UIP clause is learnt (with its literals that other learnt
 literals already imply left out), the search backs up to the level where that clause
-forces its first literal, and the variables met are bumped (VSIDS, kept in a heap);
-decisions take the most active free variable at its last value (false at first);
-restarts follow the Luby sequence times ``RESTART_UNIT`` conflicts; when the learnt
-clauses grow past a bar (as MiniSat sets it), half of those that span the most decision
-levels are forgotten (Glucose's measure), which keeps propagation fast on long runs.
-Nothing random, so one clause list always gives the same answer.  No recursion anywhere.
+forces its first literal, and the variables met are bumped (VSIDS, kept in a heap).
+The search switches between two modes, as CaDiCaL and Kissat do: *focused*, which
+restarts when the glue (LBD) of recent learnt clauses runs above its long-run average
+(Glucose) and decides each variable at its last value (phase saving); and *stable*,
+which restarts on the Luby sequence times ``RESTART_UNIT`` conflicts and decides each
+variable at its value in the longest conflict-free trail since the last restart (the
+target phase).  On the random 40x40 kakuro every first filling seen was found in a
+stable phase, but the focused phases' clauses are needed: either mode alone took more
+conflicts.  When the learnt clauses grow past a bar (as MiniSat sets it), half of those
+that span the most decision levels are forgotten (Glucose's measure), which keeps
+propagation fast on long runs.  Nothing random, so one clause list always gives the
+same answer.  No recursion anywhere.
 """
 
 from __future__ import annotations
@@ -29,8 +36,19 @@ SAT = 1
 UNSAT = 0
 UNKNOWN = -1
 
-RESTART_UNIT = 100
+#: Stable mode restarts after ``RESTART_UNIT`` times the next Luby term conflicts.
+RESTART_UNIT = 512
 DECAY = 0.95
+#: Focused mode restarts when the glue (LBD) of recent learnt clauses, an average with
+#: weight ``FAST`` per conflict, exceeds ``MARGIN`` times the long-run one (weight
+#: ``SLOW``), and at least ``RESTART_MIN`` conflicts came since the last restart.
+FAST: cython.double = 0.03125
+SLOW: cython.double = 0.000244140625
+MARGIN: cython.double = 1.1
+RESTART_MIN = 20
+#: The search starts focused; it switches between the modes after this many conflicts,
+#: then after twice as many each time the switch comes back to focused.
+MODE_FIRST = 2_000
 #: Learnt clauses are thinned when there are more than this many, or a third of the
 #: problem's clauses if more; the bar then rises by a tenth each time.
 KEEP_LEARNT = 20_000
@@ -73,6 +91,7 @@ class Solver:
     level: cython.int[::1]
     reason: cython.int[::1]
     phase: cython.int[::1]
+    target: cython.int[::1]
     seen: cython.int[::1]
     trail: cython.int[::1]
     lim: cython.int[::1]
@@ -82,8 +101,11 @@ class Solver:
     csize: cython.int[::1]
     clbd: cython.int[::1]
     stamp: cython.int[::1]
-    wnext: cython.int[::1]
+    wnode: cython.int[::1]
     whead: cython.int[::1]
+    bstart: cython.int[::1]
+    bother: cython.int[::1]
+    bclause: cython.int[::1]
     heap: cython.int[::1]
     hpos: cython.int[::1]
     act: cython.double[::1]
@@ -98,7 +120,18 @@ class Solver:
     stamps: cython.int
     forgotten = cython.declare(cython.int, visibility="public")
     var_inc: cython.double
-    restarts: cython.longlong
+    restarts = cython.declare(cython.longlong, visibility="public")
+    switches = cython.declare(cython.longlong, visibility="public")
+    stable: cython.bint
+    luby_index: cython.longlong
+    next_switch: cython.longlong
+    mode_length: cython.longlong
+    since: cython.longlong
+    target_size: cython.int
+    fast_sum: cython.double
+    fast_rest: cython.double
+    slow_sum: cython.double
+    slow_rest: cython.double
     originals: cython.int
     bar: cython.double
     ok: cython.bint
@@ -111,6 +144,7 @@ class Solver:
         self.level = _buffer("i", n)
         self.reason = _buffer("i", n)
         self.phase = _buffer("i", n)
+        self.target = _buffer("i", n)
         self.seen = _buffer("i", n)
         self.trail = _buffer("i", n)
         self.lim = _buffer("i", n + 1)
@@ -120,8 +154,11 @@ class Solver:
         self.csize = _buffer("i", 256)
         self.clbd = _buffer("i", 256)
         self.stamp = _buffer("i", n + 1)
-        self.wnext = _buffer("i", 512)
+        self.wnode = _buffer("i", 1024)
         self.whead = _buffer("i", 2 * n)
+        self.bstart = _buffer("i", 2 * n + 1)
+        self.bother = _buffer("i", 0)
+        self.bclause = _buffer("i", 0)
         self.heap = _buffer("i", n)
         self.hpos = _buffer("i", n)
         self.act = _buffer("d", n)
@@ -131,7 +168,15 @@ class Solver:
         self.var_inc = 1.0
         # The search's place, kept between calls of solve(): restarts so far, the
         # clauses of the problem (-1 until the first call) and the learnt clauses' bar.
-        self.restarts = 0
+        self.restarts = self.switches = 0
+        self.stable = False
+        self.luby_index = 0
+        self.next_switch = MODE_FIRST
+        self.mode_length = MODE_FIRST
+        self.since = 0
+        self.target_size = 0
+        self.fast_sum = self.slow_sum = 0.0
+        self.fast_rest = self.slow_rest = 1.0
         self.originals = -1
         self.bar = 0.0
         self.ok = True
@@ -180,9 +225,16 @@ class Solver:
     def add_run(self, cells: list[int], combos: list[int], first: int) -> None:
         """Clauses for a kakuro run over ``cells`` (numbers as in :meth:`add_cells`) whose
         digits must form one of ``combos`` (9-bit masks); variables ``first ..
-        first + len(combos) - 1`` say which.  Exactly one combination is taken; a digit
-        is in at most one cell; a digit of the combination taken is in some cell, one
-        outside it in none."""
+        first + len(combos) - 1`` say which, and the next 9 whether the run uses digit
+        1 .. 9.  Exactly one combination is taken; a digit is in at most one cell; the
+        run uses a digit exactly when some cell holds it, and exactly when the
+        combination taken has it.
+
+        The digit variables make unit propagation stronger than clauses between cells
+        and combinations only: when every combination left has a digit, the run uses
+        it, so the one cell left that can hold it does (the tree's arc consistency
+        finds that).  On the random 40x40 grid (8 relabellings) they took the
+        conflicts to a first filling from about 420,000 to 255,000 on average."""
         length: cython.int = len(cells)
         count: cython.int = len(combos)
         base: cython.int = first
@@ -191,6 +243,7 @@ class Solver:
         k: cython.int
         d: cython.int
         size: cython.int
+        used: cython.int
         for k in range(count):
             self.learnt[k] = 2 * (base + k)
         self.push(count)
@@ -205,25 +258,53 @@ class Solver:
                     self.learnt[0] = 2 * (9 * cells[i] + d) + 1
                     self.learnt[1] = 2 * (9 * cells[j] + d) + 1
                     self.push(2)
-            for k in range(count):
-                if combos[k] >> d & 1:
-                    self.learnt[0] = 2 * (base + k) + 1
-                    for i in range(length):
-                        self.learnt[1 + i] = 2 * (9 * cells[i] + d)
-                    self.push(1 + length)
-                else:
-                    for i in range(length):
-                        self.learnt[0] = 2 * (base + k) + 1
-                        self.learnt[1] = 2 * (9 * cells[i] + d) + 1
-                        self.push(2)
+            used = base + count + d
+            # The run uses digit d: some cell holds it, and a cell holding it says so.
+            self.learnt[0] = 2 * used + 1
+            for i in range(length):
+                self.learnt[1 + i] = 2 * (9 * cells[i] + d)
+            self.push(1 + length)
             for i in range(length):
                 self.learnt[0] = 2 * (9 * cells[i] + d) + 1
+                self.learnt[1] = 2 * used
+                self.push(2)
+            # ... exactly when the combination taken has it.
+            for k in range(count):
+                self.learnt[0] = 2 * (base + k) + 1
+                self.learnt[1] = 2 * used + (0 if combos[k] >> d & 1 else 1)
+                self.push(2)
+            for j in range(2):
+                self.learnt[0] = 2 * used + 1 - j
                 size = 1
                 for k in range(count):
-                    if combos[k] >> d & 1:
+                    if (combos[k] >> d & 1) != j:
                         self.learnt[size] = 2 * (base + k)
                         size += 1
                 self.push(size)
+        # Each cell holds a digit of the combination taken: implied by the clauses above,
+        # but with it the combination is ruled out as soon as one cell has none of its
+        # digits left (unit propagation alone would wait for a conflict).
+        for k in range(count):
+            for i in range(length):
+                self.learnt[0] = 2 * (base + k) + 1
+                size = 1
+                for d in range(9):
+                    if combos[k] >> d & 1:
+                        self.learnt[size] = 2 * (9 * cells[i] + d)
+                        size += 1
+                self.push(size)
+
+    def fixed(self) -> list[int] | None:
+        """The literals that hold before any decision: the unit clauses and what unit
+        propagation draws from them, in the order found; None when it meets a
+        conflict (there is no model).  Add no clause after this."""
+        if self.originals < 0:
+            self.start()
+        if not self.ok or self.propagate() >= 0:
+            self.ok = False
+            return None
+        end: cython.int = self.lim[0] if self.nlevels > 0 else self.ntrail
+        return [self.trail[t] for t in range(end)]
 
     def model(self) -> list[bool]:
         """After :meth:`solve` returned ``SAT``: the value of every variable."""
@@ -270,7 +351,7 @@ class Solver:
             self.cstart = _enlarged(self.cstart, 2 * ci)
             self.csize = _enlarged(self.csize, 2 * ci)
             self.clbd = _enlarged(self.clbd, 2 * ci)
-            self.wnext = _enlarged(self.wnext, 4 * ci)
+            self.wnode = _enlarged(self.wnode, 8 * ci)
         start: cython.int = self.nlits
         t: cython.int
         for t in range(size):
@@ -281,9 +362,17 @@ class Solver:
         self.nlits = start + size
         self.nclauses = ci + 1
         for t in range(2):
-            self.wnext[2 * ci + t] = self.whead[self.learnt[t]]
-            self.whead[self.learnt[t]] = 2 * ci + t
+            self.watch(2 * ci + t, self.learnt[t], self.learnt[1 - t])
         return ci
+
+    @cython.cfunc
+    def watch(self, s: cython.int, lit: cython.int, blocker: cython.int) -> cython.void:
+        """Put watch ``s`` (clause ``s >> 1``'s literal ``s & 1``) at the head of the list
+        of ``lit``, with ``blocker``, a literal of the clause: while it is true the
+        clause is satisfied and propagation passes by without reading it."""
+        self.wnode[2 * s] = self.whead[lit]
+        self.wnode[2 * s + 1] = blocker
+        self.whead[lit] = s
 
     @cython.cfunc
     def enqueue(self, lit: cython.int, why: cython.int) -> cython.void:
@@ -306,9 +395,11 @@ class Solver:
         lits: cython.int[::1] = self.lits
         cstart: cython.int[::1] = self.cstart
         csize: cython.int[::1] = self.csize
-        clbd: cython.int[::1] = self.clbd
-        wnext: cython.int[::1] = self.wnext
+        wnode: cython.int[::1] = self.wnode
         whead: cython.int[::1] = self.whead
+        bstart: cython.int[::1] = self.bstart
+        bother: cython.int[::1] = self.bother
+        bclause: cython.int[::1] = self.bclause
         p: cython.int
         f: cython.int
         s: cython.int
@@ -326,22 +417,28 @@ class Solver:
             p = self.trail[self.qhead]
             self.qhead += 1
             f = p ^ 1  # the literal that just became false
+            for k in range(bstart[f], bstart[f + 1]):
+                other = bother[k]
+                if val[other >> 1] == 0:
+                    self.enqueue(other, bclause[k])
+                elif val[other >> 1] == 2 - (other & 1):
+                    self.qhead = self.ntrail
+                    return bclause[k]
             prev = -1
             s = whead[f]
             while s >= 0:
-                nxt = wnext[s]
-                ci = s >> 1
-                if clbd[ci] < 0:  # deleted: unlink its watch on the way
-                    if prev < 0:
-                        whead[f] = nxt
-                    else:
-                        wnext[prev] = nxt
+                nxt = wnode[2 * s]
+                lit = wnode[2 * s + 1]
+                if val[lit >> 1] == 1 + (lit & 1):  # the blocker holds
+                    prev = s
                     s = nxt
                     continue
+                ci = s >> 1
                 j = s & 1
                 st = cstart[ci]
                 other = lits[st + 1 - j]
                 if val[other >> 1] == 1 + (other & 1):
+                    wnode[2 * s + 1] = other
                     prev = s
                     s = nxt
                     continue
@@ -355,8 +452,9 @@ class Solver:
                         if prev < 0:
                             whead[f] = nxt
                         else:
-                            wnext[prev] = nxt
-                        wnext[s] = whead[lit]
+                            wnode[2 * prev] = nxt
+                        wnode[2 * s] = whead[lit]
+                        wnode[2 * s + 1] = other
                         whead[lit] = s
                         moved = True
                         break
@@ -550,8 +648,8 @@ class Solver:
 
     def reduce(self) -> None:
         """Forget half of the learnt clauses that span more than two levels, those
-        spanning the most first, but none that is the reason of a current value (their
-        watches are unlinked as propagation meets them)."""
+        spanning the most first, but none that is the reason of a current value; the
+        watch lists are then built afresh without them."""
         candidates = []
         ci: cython.int
         v: cython.int
@@ -571,71 +669,169 @@ class Solver:
         for _, _, ci in candidates[: len(candidates) // 2]:
             self.clbd[ci] = -1
             self.forgotten += 1
+        self.rewatch()
+
+    def start(self) -> None:
+        """Before the first propagation: the clauses so far are the problem's; its
+        clauses of two literals leave the watch lists for a table by literal of the
+        literal each implies (read in order, no clause touched: most of a kakuro's
+        clauses have two literals)."""
+        self.originals = self.nclauses
+        self.bar = max(KEEP_LEARNT, self.originals / 3)
+        count = [0] * (2 * self.n + 1)
+        ci: cython.int
+        t: cython.int
+        st: cython.int
+        for ci in range(self.nclauses):
+            if self.csize[ci] == 2:
+                st = self.cstart[ci]
+                count[self.lits[st]] += 1
+                count[self.lits[st + 1]] += 1
+        total = 0
+        for t in range(2 * self.n):
+            self.bstart[t] = total
+            total += count[t]
+            count[t] = self.bstart[t]
+        self.bstart[2 * self.n] = total
+        self.bother = _buffer("i", total)
+        self.bclause = _buffer("i", total)
+        for ci in range(self.nclauses):
+            st = self.cstart[ci]
+            if self.csize[ci] == 2:
+                for t in range(2):
+                    self.bother[count[self.lits[st + t]]] = self.lits[st + 1 - t]
+                    self.bclause[count[self.lits[st + t]]] = ci
+                    count[self.lits[st + t]] += 1
+        self.rewatch()
+
+    def rewatch(self) -> None:
+        """Build the watch lists afresh: both watched literals of every clause kept,
+        except the problem's two-literal ones (in the table by literal)."""
+        ci: cython.int
+        st: cython.int
+        t: cython.int
+        for t in range(2 * self.n):
+            self.whead[t] = -1
+        for ci in range(self.nclauses):
+            if self.clbd[ci] < 0 or (ci < self.originals and self.csize[ci] == 2):
+                continue
+            st = self.cstart[ci]
+            for t in range(2):
+                self.watch(2 * ci + t, self.lits[st + t], self.lits[st + 1 - t])
+
+    @cython.cfunc
+    def keep_target(self) -> cython.void:
+        """Stable mode, at a conflict: when the trail below the conflict's level (values
+        that raised no conflict) is the longest since the last restart, keep its values
+        as the target phases that decisions follow."""
+        safe: cython.int = self.lim[self.nlevels - 1]
+        t: cython.int
+        v: cython.int
+        if safe <= self.target_size:
+            return
+        for t in range(safe):
+            v = self.trail[t] >> 1
+            self.target[v] = self.val[v]
+        self.target_size = safe
+
+    @cython.cfunc
+    def restart_due(self) -> cython.bint:
+        """Whether to restart now: in stable mode after the Luby term's share of
+        conflicts, in focused mode when recent glue runs high against the long run."""
+        if self.stable:
+            return self.since >= RESTART_UNIT * luby(self.luby_index)
+        if self.since < RESTART_MIN:
+            return False
+        # Exponential averages, each divided by its weight so far (no bias to 0 early).
+        fast: cython.double = self.fast_sum / (1.0 - self.fast_rest)
+        slow: cython.double = self.slow_sum / (1.0 - self.slow_rest)
+        return fast > MARGIN * slow
+
+    @cython.cfunc
+    def restart(self) -> cython.void:
+        """Back to level 0; switch modes when it is time (a stable phase starts its Luby
+        sequence and its target afresh)."""
+        self.cancel_until(0)
+        self.restarts += 1
+        self.since = 0
+        self.target_size = 0
+        if self.stable:
+            self.luby_index += 1
+        if self.conflicts >= self.next_switch:
+            self.stable = not self.stable
+            self.switches += 1
+            if not self.stable:
+                self.mode_length *= 2
+            self.next_switch = self.conflicts + self.mode_length
+            self.luby_index = 1
 
     def solve(self, max_conflicts: int) -> int:
         """Search for a model: ``SAT``, ``UNSAT``, or ``UNKNOWN`` once ``max_conflicts``
         conflicts have been met in all (0: no limit).  After ``UNKNOWN`` a call with a
         higher limit goes on where the search stopped (learnt clauses, activities,
-        restarts and the learnt clauses' bar kept), so a long search can run in slices
-        with the caller's signal handlers between them; add no clause in between."""
+        phases, mode, restart averages and the learnt clauses' bar kept), so a long
+        search can run in slices with the caller's signal handlers between them; add no
+        clause in between."""
+        if self.originals < 0:
+            self.start()
         if not self.ok or self.propagate() >= 0:
             self.ok = False
             return UNSAT
-        if self.originals < 0:
-            self.originals = self.nclauses
-            self.bar = max(KEEP_LEARNT, self.originals / 3)
-        restarts: cython.longlong = self.restarts
         originals: cython.int = self.originals
         bar: cython.double = self.bar
-        allowed: cython.longlong
-        since: cython.longlong
         confl: cython.int
         size: cython.int
+        glue: cython.int
         ci: cython.int
         v: cython.int
         while True:
-            restarts += 1
-            self.restarts = restarts
-            allowed = RESTART_UNIT * luby(restarts)
-            since = 0
-            while True:
-                confl = self.propagate()
-                if confl >= 0:
-                    self.conflicts += 1
-                    since += 1
-                    if self.nlevels == 0:
-                        self.ok = False
-                        return UNSAT
-                    size = self.analyze(confl)
-                    if size == 1:
-                        self.cancel_until(0)
-                        self.enqueue(self.learnt[0], -1)
-                    else:
-                        self.cancel_until(self.level[self.learnt[1] >> 1])
-                        ci = self.store(size)
-                        self.clbd[ci] = self.lbd(size)
-                        self.enqueue(self.learnt[0], ci)
-                    self.var_inc /= DECAY
-                    if self.nclauses - originals - self.forgotten > bar:
-                        self.reduce()
-                        bar *= KEEP_GROWTH
-                        self.bar = bar
-                    if max_conflicts and self.conflicts >= max_conflicts:
-                        self.cancel_until(0)
-                        return UNKNOWN
-                elif since >= allowed:
+            confl = self.propagate()
+            if confl >= 0:
+                self.conflicts += 1
+                self.since += 1
+                if self.nlevels == 0:
+                    self.ok = False
+                    return UNSAT
+                if self.stable:
+                    self.keep_target()
+                size = self.analyze(confl)
+                if size == 1:
+                    glue = 1
                     self.cancel_until(0)
-                    break
+                    self.enqueue(self.learnt[0], -1)
                 else:
+                    glue = self.lbd(size)
+                    self.cancel_until(self.level[self.learnt[1] >> 1])
+                    ci = self.store(size)
+                    self.clbd[ci] = glue
+                    self.enqueue(self.learnt[0], ci)
+                self.fast_sum += FAST * (glue - self.fast_sum)
+                self.fast_rest *= 1.0 - FAST
+                self.slow_sum += SLOW * (glue - self.slow_sum)
+                self.slow_rest *= 1.0 - SLOW
+                self.var_inc /= DECAY
+                if self.nclauses - originals - self.forgotten > bar:
+                    self.reduce()
+                    bar *= KEEP_GROWTH
+                    self.bar = bar
+                if max_conflicts and self.conflicts >= max_conflicts:
+                    self.cancel_until(0)
+                    return UNKNOWN
+            elif self.restart_due():
+                self.restart()
+            else:
+                v = -1
+                while self.hsize > 0:
+                    v = self.heap_pop()
+                    if self.val[v] == 0:
+                        break
                     v = -1
-                    while self.hsize > 0:
-                        v = self.heap_pop()
-                        if self.val[v] == 0:
-                            break
-                        v = -1
-                    if v < 0:
-                        return SAT
-                    self.decisions += 1
-                    self.lim[self.nlevels] = self.ntrail
-                    self.nlevels += 1
+                if v < 0:
+                    return SAT
+                self.decisions += 1
+                self.lim[self.nlevels] = self.ntrail
+                self.nlevels += 1
+                if self.stable and self.target[v] != 0:
+                    self.enqueue(2 * v + (0 if self.target[v] == 1 else 1), -1)
+                else:
                     self.enqueue(2 * v + (0 if self.phase[v] == 1 else 1), -1)

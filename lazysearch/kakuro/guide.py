@@ -112,7 +112,7 @@ def sat_solver(problem: KakuroProblem, domains: list[int] | None = None, module:
     conflicts instead of 43,527)."""
     sat = module or _native.load("lazysearch.kakuro._cdcl")
     combos = [run_combos(len(cells), total, used) for cells, total, used in problem.runs]
-    solver = sat.Solver(9 * problem.n + sum(map(len, combos)))
+    solver = sat.Solver(9 * problem.n + sum(len(masks) + 9 for masks in combos))
     for c, mask in enumerate(domains or ()):
         for d in range(9):
             if not mask >> d & 1:
@@ -121,7 +121,7 @@ def sat_solver(problem: KakuroProblem, domains: list[int] | None = None, module:
     first = 9 * problem.n
     for (cells, _, _), masks in zip(problem.runs, combos, strict=True):
         solver.add_run(list(cells), masks, first)
-        first += len(masks)
+        first += len(masks) + 9
     return solver
 
 
