@@ -228,14 +228,18 @@ class KakuroEngine:
         # its cells (the digits it needs leave their other cells).
         inside: list[list[int]] = [[] for _ in range(self.n_runs)]
         if houses:
+            # The houses of each cell, as sets: a run's houses are among its first cell's.
+            holding: list[list[tuple[int, set[int]]]] = [[] for _ in range(n)]
+            for h in houses:
+                members = set(runs[h][0])
+                for c in members:
+                    holding[c].append((h, members))
             for r, (cells, _, _) in enumerate(runs):
                 if kind[r] != WALK:
                     continue
                 kind[r] = CAGE
-                members = set(cells)
-                for h in houses:
-                    if h != r and members <= set(runs[h][0]):
-                        inside[r].append(h)
+                if cells:
+                    inside[r] = [h for h, hs in holding[cells[0]] if hs.issuperset(cells)]
         hstart = [0]
         for hs in inside:
             hstart.append(hstart[len(hstart) - 1] + len(hs))
