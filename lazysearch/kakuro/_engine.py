@@ -454,10 +454,11 @@ class KakuroEngine:
     @cython.initializedcheck(False)
     @cython.cfunc
     def propagate_mixed(self, waiting: cython.int) -> cython.bint:
-        """:meth:`propagate` for an engine with houses or sums: those wait in a queue of
-        their own and are revised before any walk (they cost far less, and a walk
-        revised later sees more of their narrowing at once).  Kakuro has neither and
-        keeps :meth:`propagate`, untouched, so its time does not change."""
+        """:meth:`propagate` for an engine with houses or sums: those (and, beside
+        houses, the runs revised by their combinations) wait in a queue of their own
+        and are revised before any walk (they cost far less, and a walk revised later
+        sees more of their narrowing at once).  Kakuro has neither and keeps
+        :meth:`propagate`, untouched, so its time does not change."""
         dom: cython.int[::1] = self.dom
         rstart: cython.int[::1] = self.rstart
         rcells: cython.int[::1] = self.rcells
