@@ -109,11 +109,11 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # Generated killer puzzles (examples/killer-generated.txt: no givens, the hardest of
 # some 2,300 for the engine before houses and innies/outies, whose trees had 642, 446,
-# 10,811, 859 and 813 nodes; now 73, 3, 88, 207 and 5, proof of uniqueness included,
+# 10,811, 859 and 813 nodes; now 71, 3, 98, 189 and 7, proof of uniqueness included,
 # in extra_info); Wikipedia's killer is solved by the root's propagation alone.
-# Measured (one run, 2 loaded cores, min of 5 / of 2): Wikipedia 0.82 ms against
-# CP-SAT's 17 ms (21x); seeds 535, 1059, 72, 484, 63: 3.5, 0.91, 3.4, 5.1, 0.93 ms
-# against 476, 202, 1631, 539, 196 ms (105x to 478x).  Both targets (50 ms, 10x) met.
+# Measured (one run, 2 loaded cores, min of 5 / of 2): Wikipedia 0.77 ms against
+# CP-SAT's 19 ms (24x); seeds 535, 1059, 72, 484, 63: 1.5, 0.80, 1.8, 2.2, 0.81 ms
+# against 381, 159, 1523, 768, 258 ms (198x to 870x).  Both targets (50 ms, 10x) met.
 
 
 def killer_puzzles() -> list[tuple[str, variants.VariantText]]:
@@ -189,10 +189,10 @@ def test_killer_solved_and_proved_unique(benchmark: Any, name: str, solver: str)
 # the others an arrow < > ^ v towards a neighbour of the same cage; a head of 0 is a cell
 # in no cage), a space, the solution.  The 20 "hard killers" of the rcbroughton.co.uk
 # forum thread t=434 that that solver's tests run took, one run as scratch data beside
-# CP-SAT (wall, loaded): 5.6 to 399 ms each, 123 to 6,716 nodes, CP-SAT 0.65 to 17.4 s
-# (10x to 2,079x; the least, 125 ms against 1.25 s); only 8 under 50 ms; 4 to 116 ms of
-# CPU alone (12 under 50 ms).  These have 24 cages, some of 7 to 9 cells: the tree
-# costs 17-28 us a node, and the slow ones need thousands of nodes.
+# CP-SAT (wall, loaded, best of 3): 2.6 to 39 ms each, 134 to 3,451 nodes, CP-SAT 0.38
+# to 4.4 s (24x to 1,407x; the least, 33 ms against 0.81 s); CPU alone 2 to 33 ms each
+# (all 20 under 50 ms, 0.31 s in all).  These have 24 cages, some of 7 to 9 cells; with
+# cages revised by their combinations a node costs about 10 us (17-28 us walked).
 HARD_KILLERS = SHARED / "killer" / "hard_killers.txt"
 
 

@@ -374,10 +374,12 @@ def generated_killers() -> list[tuple[str, variants.VariantText]]:
 
 
 #: Nodes of each generated killer's tree (solution and proof of uniqueness), with houses,
-#: innies/outies and cells numbered by weight; in reading order 133, 3, 88, 311 and 5;
-#: without houses and innies/outies (every unit walked as a run) 642, 446, 10,811, 859
-#: and 813.
-GENERATED_NODES = {"seed 535": 73, "seed 1059": 3, "seed 72": 88, "seed 484": 207, "seed 63": 5}
+#: innies/outies (runs up to 5 cells), cells numbered by weight and runs revised by
+#: their combinations; 61, 3, 104, 262 and 7 with innie/outie runs up to 4 cells; 73,
+#: 3, 88, 207 and 5 with runs walked (arc consistent) and no digits needed by a cage
+#: taken from its house; in reading order 133, 3, 88, 311 and 5; without houses and
+#: innies/outies (every unit walked as a run) 642, 446, 10,811, 859 and 813.
+GENERATED_NODES = {"seed 535": 71, "seed 1059": 3, "seed 72": 98, "seed 484": 189, "seed 63": 7}
 
 
 @pytest.mark.parametrize("name", sorted(GENERATED_NODES))
@@ -435,6 +437,83 @@ def test_engine_houses_and_sums_count_like_brute_force(data: st.DataObject) -> N
     )
     engine.run(0, 0)
     assert engine.solutions == brute_engine_count(houses, runs, sums)
+
+
+def brute_engine_fillings(
+    n: int, houses: list[list[int]], runs: list[tuple[list[int], int]]
+) -> list[tuple[int, ...]]:
+    """Fillings of ``n`` cells with digits 1..9: each house holds 1..k once, each run
+    distinct digits adding up to its total; cell by cell, cut when a rule breaks."""
+    rules = [(cells, len(cells) * (len(cells) + 1) // 2) for cells in houses] + runs
+    out: list[tuple[int, ...]] = []
+    digits: list[int] = []
+
+    def fine() -> bool:
+        for cells, total in rules:
+            seen = [digits[i] for i in cells if i < len(digits)]
+            if len(set(seen)) < len(seen) or sum(seen) > total:
+                return False
+            if len(seen) == len(cells) and sum(seen) != total:
+                return False
+        return True
+
+    stack = [1]
+    while stack:  # no recursion: the next digit to try at each depth
+        if stack[-1] > 9:
+            stack.pop()
+            if digits:
+                digits.pop()
+            continue
+        digits.append(stack[-1])
+        stack[-1] += 1
+        if not fine():
+            digits.pop()
+        elif len(digits) == n:
+            out.append(tuple(digits))
+            digits.pop()
+        else:
+            stack.append(1)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_engine_cages_by_combinations_match_brute_force(data: st.DataObject) -> None:
+    """Runs beside houses are revised by their combinations (singles per combination,
+    digits a run needs leave the rest of a house holding it): every filling of 6 cells,
+    and no digit of a cell the root's domains rule out, against brute force."""
+    from lazysearch import _native
+
+    engine_module = _native.load("lazysearch.kakuro._engine")
+    n = 6
+    cells = st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)
+    houses = data.draw(st.lists(cells, min_size=1, max_size=2))
+    runs = [
+        (c, data.draw(st.integers(len(c), 9 * len(c))))
+        for c in data.draw(st.lists(cells, max_size=3))
+    ]
+    all_runs = [(tuple(c), len(c) * (len(c) + 1) // 2, 0) for c in houses]
+    all_runs += [(tuple(c), total, 0) for c, total in runs]
+    engine = engine_module.KakuroEngine(n, all_runs, (), list(range(len(houses))))
+    fillings = brute_engine_fillings(n, houses, runs)
+    if fillings:  # the root keeps every digit of every filling
+        for c, mask in enumerate(engine.domains()):
+            assert all(mask >> (f[c] - 1) & 1 for f in fillings)
+    engine.run(0, 0)
+    assert engine.solutions == len(fillings)
+
+
+def test_engine_takes_a_cages_needed_digits_from_its_house() -> None:
+    """A 3-cell cage making 6 in a row needs 1, 2 and 3: the row's six other cells lose
+    them at the root (the house alone sees no triple there); the row then has 3! * 6!
+    fillings."""
+    from lazysearch import _native
+
+    engine_module = _native.load("lazysearch.kakuro._engine")
+    engine = engine_module.KakuroEngine(9, [(tuple(range(9)), 45, 0), ((0, 4, 8), 6, 0)], (), [0])
+    assert engine.domains() == [7, 511 & ~7, 511 & ~7, 511 & ~7, 7, 511 & ~7, 511 & ~7, 511 & ~7, 7]
+    engine.run(0, 0)
+    assert engine.solutions == 6 * 720
 
 
 def test_engine_refuses_a_house_with_more_than_one_digit_set() -> None:
@@ -541,6 +620,6 @@ def test_killer_problem_pickles_resumes_and_follows_a_guide() -> None:
     guided = variants.KillerProblem(problem.n, problem.runs, sat, problem.houses, problem.sums)
     search = Search(guided)
     first = next(search)
-    assert search.stats.nodes <= 82 < 123  # one path, against node 123 of the plain tree
+    assert search.stats.nodes <= 11 < 45  # one path, against node 45 of the plain tree
     assert first == sat and list(search) == []
     assert search.stats.nodes == GENERATED_NODES["seed 484"]  # the same tree

@@ -52,6 +52,7 @@ LEAF = 1
 WALK = 0
 HOUSE = 1
 SUM = 2
+CAGE = 3
 DONE = 2
 SOLUTION = 1
 CUT = 2
@@ -109,8 +110,12 @@ class KakuroEngine:
     pairs) instead of the walk of partial fillings, a few passes over the cells in place
     of up to 512 sets.  ``sums`` are extra runs ``(cells, total)`` whose digits need not
     differ (the 45 rule's innies and outies): revised by bounds, each cell's digits kept
-    between what the others' smallest and largest digits leave.  Both are sound but
-    weaker than arc consistency, so a tree with houses may differ from one without.
+    between what the others' smallest and largest digits leave.  Beside houses, the
+    ordinary runs (cages) are revised by their combinations instead of the walk: for
+    each combination, the cells keep its digits narrowed by singles, and a cell keeps
+    the union over the combinations left; a run whose cells all lie in a house takes the
+    digits every combination left needs from the house's other cells.  Each rule is
+    sound, none is arc consistency, so a tree with houses may differ from one without.
     """
 
     popcount: cython.int[::1]
@@ -141,6 +146,9 @@ class KakuroEngine:
     guide: cython.int[::1]
     rkind: cython.int[::1]
     rvalue: cython.int[::1]
+    hstart: cython.int[::1]
+    hlist: cython.int[::1]
+    cmark: cython.longlong[::1]
 
     stamp: cython.longlong
     n: cython.int
@@ -215,6 +223,29 @@ class KakuroEngine:
             for c in cells:
                 cell_runs[c].append(r)
         self.mixed = bool(houses) or bool(sums)
+        # In an engine with houses, each run of distinct digits is revised by its
+        # combinations (CAGE) instead of the walk, and lists the houses that hold all
+        # its cells (the digits it needs leave their other cells).
+        inside: list[list[int]] = [[] for _ in range(self.n_runs)]
+        if houses:
+            # The houses of each cell, as sets: a run's houses are among its first cell's.
+            holding: list[list[tuple[int, set[int]]]] = [[] for _ in range(n)]
+            for h in houses:
+                members = set(runs[h][0])
+                for c in members:
+                    holding[c].append((h, members))
+            for r, (cells, _, _) in enumerate(runs):
+                if kind[r] != WALK:
+                    continue
+                kind[r] = CAGE
+                if cells:
+                    inside[r] = [h for h, hs in holding[cells[0]] if hs.issuperset(cells)]
+        hstart = [0]
+        for hs in inside:
+            hstart.append(hstart[len(hstart) - 1] + len(hs))
+        self.hstart = _buffers.ints(hstart, COMPILED)
+        self.hlist = _buffers.ints([h for hs in inside for h in hs] or [0], COMPILED)
+        self.cmark = _buffers.zeros64(n + 1, COMPILED)
         self.rkind = _buffers.ints(kind or [0], COMPILED)
         self.rvalue = _buffers.ints(value or [0], COMPILED)
         self.rstart = _buffers.ints(rstart, COMPILED)
@@ -423,10 +454,11 @@ class KakuroEngine:
     @cython.initializedcheck(False)
     @cython.cfunc
     def propagate_mixed(self, waiting: cython.int) -> cython.bint:
-        """:meth:`propagate` for an engine with houses or sums: those wait in a queue of
-        their own and are revised before any walk (they cost far less, and a walk
-        revised later sees more of their narrowing at once).  Kakuro has neither and
-        keeps :meth:`propagate`, untouched, so its time does not change."""
+        """:meth:`propagate` for an engine with houses or sums: those (and, beside
+        houses, the runs revised by their combinations) wait in a queue of their own
+        and are revised before any walk (they cost far less, and a walk revised later
+        sees more of their narrowing at once).  Kakuro has neither and keeps
+        :meth:`propagate`, untouched, so its time does not change."""
         dom: cython.int[::1] = self.dom
         rstart: cython.int[::1] = self.rstart
         rcells: cython.int[::1] = self.rcells
@@ -481,6 +513,12 @@ class KakuroEngine:
         low: cython.int
         high: cython.int
         changed: cython.bint
+        hstart: cython.int[::1] = self.hstart
+        hlist: cython.int[::1] = self.hlist
+        cmark: cython.longlong[::1] = self.cmark
+        need: cython.int
+        able: cython.int
+        h: cython.int
         for i in range(waiting):
             r = queue[i]
             if rkind[r] == 0:
@@ -600,6 +638,65 @@ class KakuroEngine:
                             changed = True
                 if not ok:
                     break
+            elif kind == 3:
+                # A long run by its combinations.  For each, the cells keep its digits
+                # and are narrowed to a fixed point by singles (a fixed digit leaves the
+                # other cells, a digit only one cell can take is fixed there); the
+                # combination is out when a cell or one of its digits is left with no
+                # place.  Each cell keeps the union of what the others leave it.
+                once = 0
+                for j in range(length):
+                    v = dom[rcells[first + j]]
+                    once |= v
+                    support[j] = 0
+                able = 0
+                for i in range(cstart[r], cstart[r + 1]):
+                    m = combos[i]
+                    if m & ~once:
+                        continue
+                    for j in range(length):
+                        states[j] = dom[rcells[first + j]] & m
+                    changed = True
+                    while changed:
+                        changed = False
+                        full = 0
+                        twice = 0
+                        fixed = 0
+                        for j in range(length):
+                            v = states[j]
+                            twice |= full & v
+                            full |= v
+                            if popcount[v] <= 1:
+                                if v == 0 or fixed & v:
+                                    full = -1
+                                    break
+                                fixed |= v
+                        if full != m:
+                            break
+                        alone = m & ~twice & ~fixed
+                        for j in range(length):
+                            v = states[j]
+                            if popcount[v] > 1:
+                                w = v & ~fixed
+                                bit = w & alone
+                                if bit:
+                                    if popcount[bit] > 1:
+                                        full = -1
+                                        break
+                                    w = bit
+                                if w != v:
+                                    states[j] = w
+                                    changed = True
+                        if full == -1:
+                            break
+                    if full != m:
+                        continue
+                    able |= m
+                    for j in range(length):
+                        support[j] |= states[j]
+                if able == 0:
+                    ok = False
+                    break
             else:
                 stamp += 1
                 # Forward: the sets of digits the first j cells can take.
@@ -665,6 +762,54 @@ class KakuroEngine:
                             else:
                                 quick[(qhead + qcount) % n_runs] = x
                                 qcount += 1
+            if hstart[r] == hstart[r + 1]:
+                continue
+            # A run inside a house: the digits all its combinations need (with the
+            # cells' digits now) leave the house's other cells.
+            once = 0
+            for j in range(length):
+                once |= support[j]
+            need = 511
+            for i in range(cstart[r], cstart[r + 1]):
+                m = combos[i]
+                if m & ~once == 0:
+                    for j in range(length):
+                        if support[j] & m == 0:
+                            break
+                    else:
+                        need &= m
+            if need == 511:
+                continue
+            stamp += 1
+            for j in range(length):
+                cmark[rcells[first + j]] = stamp
+            for s in range(hstart[r], hstart[r + 1]):
+                h = hlist[s]
+                for i in range(rstart[h], rstart[h + 1]):
+                    c = rcells[i]
+                    if cmark[c] == stamp or dom[c] & need == 0:
+                        continue
+                    tcell[trail] = c
+                    tdom[trail] = dom[c]
+                    trail += 1
+                    dom[c] &= ~need
+                    if dom[c] == 0:
+                        ok = False
+                        break
+                    for v in range(cellstart[c], cellstart[c + 1]):
+                        x = cellruns[v]
+                        if not queued[x]:
+                            queued[x] = 1
+                            if rkind[x] == 0:
+                                queue[(head + count) % n_runs] = x
+                                count += 1
+                            else:
+                                quick[(qhead + qcount) % n_runs] = x
+                                qcount += 1
+                if not ok:
+                    break
+            if not ok:
+                break
         if not ok:  # leave the queue empty for the next propagation
             while count > 0:
                 queued[queue[head]] = 0

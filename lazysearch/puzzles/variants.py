@@ -257,8 +257,11 @@ def givens_clash(rows: Sequence[Sequence[int]], rules: Variant) -> None:
 #: several units, become sums (bounds only) when they have at most ``SUM_CELLS`` cells.
 #: A longer set's bounds rarely narrow a cell, and each costs a pass at every change of
 #: its cells: on the benchmark's generated killers, 4 and 8 took the engine's time for
-#: the five from 29 ms to 13 ms (all of them kept) with 541 nodes against 356.
-RUN_CELLS = 4
+#: the five from 29 ms to 13 ms (all of them kept) with 541 nodes against 356.  With
+#: runs revised by their combinations (cheaper than the walk), 5 and 8 take the 20 hard
+#: published killers (scratch data) to 30,785 nodes against 36,881 with 4, and the
+#: slowest from 46 ms to 33 ms (solve + proof, CPU); 6 saves more nodes, not time.
+RUN_CELLS = 5
 SUM_CELLS = 8
 
 
