@@ -388,9 +388,11 @@ def sudoku_variant(
             'stroke-dasharray="0.08 0.06" fill="none"/>'
         )
         r, c = min(cells)
+        # The baseline itself, not dominant-baseline="hanging": renderers that ignore
+        # that attribute drew the top row's sums above the picture, cut off.
         body.append(
-            f'<text x="{_number(c + 0.16)}" y="{_number(r + 0.16)}" font-size="0.22" '
-            f'font-family="sans-serif" dominant-baseline="hanging">{total}</text>'
+            f'<text x="{_number(c + 0.16)}" y="{_number(r + 0.34)}" font-size="0.22" '
+            f'font-family="sans-serif">{total}</text>'
         )
     symbols = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" if 9 < n <= 35 else ""
     size = "0.5" if rules.cages else "0.6" if n < 10 or symbols else "0.45"
