@@ -91,3 +91,18 @@ class NotCompiledWarning(RuntimeWarning):
     asked for plain Python; ``LAZYSEARCH_QUIET=1`` in the environment, or a warnings
     filter on this class, silences it.
     """
+
+
+def json_line(line: str, *, source: str, number: int) -> object:
+    """One line of JSON read, or a :class:`ParseError` at the line's first column that
+    says why (deep nesting too, which the json module reports as a RecursionError)."""
+    import json
+
+    column = len(line) - len(line.lstrip()) + 1
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        reason = exc if isinstance(exc, ValueError) else "nested too deeply"
+        raise ParseError(
+            f"not a line of JSON: {reason}", source=source, line=number, column=column
+        ) from None

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from .._machine import available_memory as _available_memory
-from ..errors import LazysearchError, ParseError, brief
+from ..errors import LazysearchError, ParseError, brief, json_line
 from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
@@ -399,22 +399,14 @@ def json_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str, tup
     >>> json_lines('{"puzzle": "1...............", "box": [2, 2], "clues": 1}')
     [(1, '1...............', (2, 2))]
     """
-    import json
-
     puzzles: list[tuple[int, str, tuple[int, int]]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         lead = len(line) - len(line.lstrip()) + 1
-        try:
-            data = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            reason = exc if isinstance(exc, ValueError) else "nested too deeply"
-            raise ParseError(
-                f"not a line of JSON: {reason}", source=source, line=number, column=lead
-            ) from None
+        data = json_line(line, source=source, number=number)
         puzzle = data.get("puzzle") if isinstance(data, dict) else None
-        if not isinstance(puzzle, str):
+        if not isinstance(data, dict) or not isinstance(puzzle, str):
             raise ParseError(
                 "a JSON line needs a 'puzzle' string", source=source, line=number, column=lead
             )

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ParseError, brief
+from ..errors import ParseError, brief, json_line
 from ..search import Search
 from ..stream import Solutions
 from .sudoku import SYMBOLS, SudokuError, box_shape
@@ -899,7 +899,6 @@ def loads(text: str, *, source: str = "<text>") -> VariantText:
 
 def _from_json(text: str, source: str) -> VariantText:
     """A generated variant's JSON line read back (see :func:`loads`)."""
-    import json
 
     lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) > 1:
@@ -911,13 +910,7 @@ def _from_json(text: str, source: str) -> VariantText:
         )
     number, line = lines[0]
     lead = len(line) - len(line.lstrip()) + 1
-    try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        reason = exc if isinstance(exc, ValueError) else "nested too deeply"
-        raise ParseError(
-            f"not a line of JSON: {reason}", source=source, line=number, column=lead
-        ) from None
+    data = json_line(line, source=source, number=number)
     if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str):
         raise ParseError(
             "a JSON object with a 'puzzle' string", source=source, line=number, column=lead
