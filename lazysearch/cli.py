@@ -742,15 +742,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--scheduler counts on a cluster: add --count",
     ),
     (
-        lambda a: (
-            (_given(a, "time_limit") or _given(a, "node_limit"))
-            and (_given(a, "workers") or _given(a, "scheduler"))
-            and not _given(a, "count")
-        ),
-        "--time-limit and --node-limit with --workers or --scheduler stop a parallel "
-        "count: add --count, or leave out --workers and --scheduler",
-    ),
-    (
         lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
         "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
         "leave out --estimate",
@@ -1084,6 +1075,7 @@ def _run(
     nth = _nth(args)
     every = args.every or 1
     limit = nth or args.limit
+    listing: Listing | None = None
     try:
         with runner.active(search):
             method = getattr(args, "method", None) or "auto"
@@ -1103,7 +1095,6 @@ def _run(
                 from .exactcover import memo
 
                 by_memo = memo.count(search, method, None)
-            listing: Listing | None = None
             if by_memo is not None:
                 runner.found = by_memo
             elif args.count and limit is None:
@@ -1142,6 +1133,8 @@ def _run(
                         stop=(lambda: runner.stop_requested) if args.checkpoint else None,
                         note=note,
                         command=args.command,
+                        deadline=runner.deadline,
+                        nodes=getattr(args, "node_limit", None),
                     )
                     solutions = chosen._build(iter(listing))
                 else:
@@ -1157,10 +1150,11 @@ def _run(
                         runner.tick(search)
                 if listing is not None:
                     listing.save()  # the last solution is written too (--limit)
+                    listing.close()  # its statistics, if stopped at the limit
             if listing is None:
                 runner.checkpoint(search)
     except longrun.OutOfBudget as which:
-        if len(which.args) > 1:  # a parallel count: its finished subtrees
+        if len(which.args) > 1 and listing is None:  # a parallel count: its subtrees
             limit, found, done, planned_tasks, spent = which.args
             going_on = (
                 f"go on with --resume {args.checkpoint}"
@@ -1171,6 +1165,19 @@ def _run(
                 f"lazysearch {args.command}: {tag.text}{limit} reached after {found} "
                 f"solution{'' if found == 1 else 's'} in {done} of {planned_tasks} subtrees "
                 f"({spent} nodes in this run); {going_on}",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
+        if listing is not None:  # a parallel listing: the pieces read in this run
+            going_on = (
+                f"go on with --resume {args.checkpoint}"
+                if args.checkpoint
+                else "--checkpoint FILE saves the place to go on with --resume FILE"
+            )
+            print(
+                f"lazysearch {args.command}: {tag.text}{which.args[0]} reached after "
+                f"{runner.found} solution{'' if runner.found == 1 else 's'} "
+                f"({which.args[2]} nodes in this run); {going_on}",
                 file=sys.stderr,
             )
             return EXIT_BUDGET

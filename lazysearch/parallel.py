@@ -19,7 +19,7 @@ import os
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -856,6 +856,14 @@ class Listing:
         of printed solutions, ``found``, and the length of its output file).
     command:
         Recorded in the run file, and checked when resuming from it.
+    deadline, nodes:
+        A budget: when ``time.monotonic()`` has passed ``deadline``, or the pieces read
+        to the end in this run have entered ``nodes`` nodes or more, the run file is
+        written and :class:`lazysearch.longrun.OutOfBudget` raised (its arguments: the
+        limit reached, the solutions written in the whole run, and the nodes of this
+        run's pieces).  Looked at after each solution written and each piece read, so a
+        run writes at least one solution or piece, and goes on past the limit by the
+        wait for it (and, for ``nodes``, by the rest of the piece being read).
     """
 
     def __init__(
@@ -871,12 +879,22 @@ class Listing:
         stop: Callable[[], bool] | None = None,
         note: Callable[[], dict[str, Any]] | None = None,
         command: str = "library",
+        deadline: float | None = None,
+        nodes: int | None = None,
     ) -> None:
         from . import longrun
 
         if workers is not None and workers < 1:
             raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"a listing's node budget needs nodes >= 1, got {nodes!r}")
         self.search = search
+        self.deadline = deadline
+        self.node_limit = nodes
+        #: Nodes of the pieces read to the end in this run (the node budget's measure),
+        #: and those of the piece being read (searched already, not yet all written).
+        self.spent = 0
+        self._spent_reading = 0
         self.path = os.fspath(checkpoint) if checkpoint is not None else None
         self.every = longrun.DEFAULT_EVERY if every is None else every
         self.stop = stop
@@ -917,6 +935,8 @@ class Listing:
         self._todo: deque[Task] = deque(self.tasks)
         self._last = time.monotonic()
         self._used = False
+        self._walker: Generator[tuple[Any, ...]] | None = None
+        self._credited = False
         self.save()  # the plan, before any solution is written
 
     def left(self) -> list[Task]:
@@ -958,15 +978,49 @@ class Listing:
         longrun.save(self.path, record)
 
     def _between(self) -> None:
-        """Between two solutions (the one before is written): stop if asked, write the
-        run file when due."""
+        """Between two solutions (the one before is written): stop if asked or when the
+        budget is spent, write the run file when due."""
+        self._stop_if_asked()
+        self._budget()
+        if self.path is not None and time.monotonic() - self._last >= self.every:
+            self.save()
+
+    def _stop_if_asked(self) -> None:
+        """Write the run file and raise :class:`lazysearch.longrun.Stop` if ``stop()``
+        says so."""
         from . import longrun
 
         if self.stop is not None and self.stop():
             self.save()
             raise longrun.Stop
-        if self.path is not None and time.monotonic() - self._last >= self.every:
+
+    def _budget(self) -> None:
+        """Write the run file and raise :class:`lazysearch.longrun.OutOfBudget` when the
+        time or the nodes are spent."""
+        from . import longrun
+
+        which = None
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            which = "time limit"
+        elif self.node_limit is not None and self.spent >= self.node_limit:
+            which = "node limit"
+        if which is not None:
             self.save()
+            raise longrun.OutOfBudget(which, self.before + self.solutions, self.spent)
+
+    def close(self) -> None:
+        """Stop the listing where it is (its own processes are killed, not waited for)
+        and, if it did not read to the end, give its search the statistics of what was
+        read: the solutions written, and the nodes of the pieces they came from (as the
+        command line's statistics line at a ``--limit`` shows)."""
+        if self._walker is not None:
+            self._walker.close()
+        if self._credited or self.search.done:
+            return
+        self._credited = True
+        engine = self.search._engine
+        engine.solutions += self.solutions
+        engine.nodes += self.nodes + self._spent_reading
 
     def _result(
         self, future: Future[tuple[list[tuple[Any, ...]], int, Task | None]]
@@ -978,15 +1032,18 @@ class Listing:
             try:
                 return future.result(timeout=LOOK_EVERY_STOP)
             except TimeoutError:
-                self._between()
+                self._stop_if_asked()
+                if self.path is not None and time.monotonic() - self._last >= self.every:
+                    self.save()
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
         if self._used:
             raise ValueError("a Listing is read once: make a new one to read again")
         self._used = True
-        return self._walk()
+        self._walker = self._walk()
+        return self._walker
 
-    def _walk(self) -> Iterator[tuple[Any, ...]]:
+    def _walk(self) -> Generator[tuple[Any, ...]]:
         search = self.search
         own = self.executor is None
         n_workers = self.n_workers
@@ -1039,6 +1096,7 @@ class Listing:
                 skip = min(self.written, len(solutions))
                 self.written -= skip
                 self._reading = [task, skip, rest is not None]
+                self._spent_reading = spent
                 if rest is not None:  # the rest of this subtree comes next, before the others
                     pending.appendleft((rest, submit(rest)))
                 else:
@@ -1050,7 +1108,11 @@ class Listing:
                     yield solution
                     self._between()
                 self.nodes += spent
+                self.spent += spent
+                self._spent_reading = 0
                 self._reading = None
+                if pending:  # not after the last piece: the listing is done
+                    self._budget()
             self.save()
             search._finish(self.solutions, self.nodes)
             finished = True
