@@ -221,7 +221,7 @@ def _add_run_options(
     long.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="with --count: count on the Dask cluster at ADDRESS (pip install 'lazysearch[dask]')",
+        help="count or list on the Dask cluster at ADDRESS (pip install 'lazysearch[dask]')",
     )
 
 
@@ -738,10 +738,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--scheduler needs the address of a Dask scheduler (tcp://HOST:PORT), not an empty one",
     ),
     (
-        lambda a: _given(a, "scheduler") and not _given(a, "count"),
-        "--scheduler counts on a cluster: add --count",
-    ),
-    (
         lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
         "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
         "leave out --estimate",
@@ -1121,36 +1117,40 @@ def _run(
             else:
                 left = None if limit is None else max(0, limit - runner.found)
                 chosen = stream if left is None else stream.slice(left)
-                if args.workers or planned:  # in parallel, or a parallel run file
-                    from .parallel import Listing
+                with contextlib.ExitStack() as cluster:  # the Dask client of --scheduler
+                    if args.workers or args.scheduler or planned:  # in parallel, or a plan
+                        from .parallel import Listing
 
-                    listing = Listing(
-                        search,
-                        workers=args.workers or 1,  # a resumed plan: one process searches
-                        checkpoint=args.checkpoint,
-                        resume=args.resume if planned else None,
-                        every=args.checkpoint_every,
-                        stop=(lambda: runner.stop_requested) if args.checkpoint else None,
-                        note=note,
-                        command=args.command,
-                        deadline=runner.deadline,
-                        nodes=getattr(args, "node_limit", None),
-                    )
-                    solutions = chosen._build(iter(listing))
-                else:
-                    solutions = chosen
-                for solution in solutions:
-                    runner.found += 1
-                    if not args.count and (
-                        runner.found == nth if nth else runner.found % every == 0
-                    ):
-                        out.write(show(runner.found, solution))
-                        out.flush()
-                    if listing is None:
-                        runner.tick(search)
-                if listing is not None:
-                    listing.save()  # the last solution is written too (--limit)
-                    listing.close()  # its statistics, if stopped at the limit
+                        parallel = cluster.enter_context(_parallel(args))
+                        listing = Listing(
+                            search,
+                            **{"workers": 1, **parallel},  # a resumed plan: one process searches
+                            checkpoint=args.checkpoint,
+                            resume=args.resume if planned else None,
+                            every=args.checkpoint_every,
+                            stop=(lambda: runner.stop_requested) if args.checkpoint else None,
+                            note=note,
+                            command=args.command,
+                            deadline=runner.deadline,
+                            nodes=getattr(args, "node_limit", None),
+                        )
+                        # Closed before the client: its pool killed, its statistics
+                        # given to the search if stopped (a --limit).
+                        cluster.callback(listing.close)
+                        solutions = chosen._build(iter(listing))
+                    else:
+                        solutions = chosen
+                    for solution in solutions:
+                        runner.found += 1
+                        if not args.count and (
+                            runner.found == nth if nth else runner.found % every == 0
+                        ):
+                            out.write(show(runner.found, solution))
+                            out.flush()
+                        if listing is None:
+                            runner.tick(search)
+                    if listing is not None:
+                        listing.save()  # the last solution is written too (--limit)
             if listing is None:
                 runner.checkpoint(search)
     except longrun.OutOfBudget as which:
