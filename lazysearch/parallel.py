@@ -1170,7 +1170,7 @@ class Listing:
                         "a worker process died (killed from outside?); "
                         "its subtrees are searched again"
                     )
-                    pool.shutdown(cancel_futures=True)
+                    _stop_pool(pool)  # not waited for: a broken pool's queues may block
                     pool = _own_pool(n_workers)
                     for i, (task, _) in enumerate(pending):
                         pending[i] = (task, submit(task))
