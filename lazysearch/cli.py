@@ -221,7 +221,7 @@ def _add_run_options(
     long.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="with --count: count on the Dask cluster at ADDRESS (pip install 'lazysearch[dask]')",
+        help="count or list on the Dask cluster at ADDRESS (pip install 'lazysearch[dask]')",
     )
 
 
@@ -738,19 +738,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "--scheduler needs the address of a Dask scheduler (tcp://HOST:PORT), not an empty one",
     ),
     (
-        lambda a: _given(a, "scheduler") and not _given(a, "count"),
-        "--scheduler counts on a cluster: add --count",
-    ),
-    (
-        lambda a: (
-            (_given(a, "time_limit") or _given(a, "node_limit"))
-            and (_given(a, "workers") or _given(a, "scheduler"))
-            and not _given(a, "count")
-        ),
-        "--time-limit and --node-limit with --workers or --scheduler stop a parallel "
-        "count: add --count, or leave out --workers and --scheduler",
-    ),
-    (
         lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
         "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
         "leave out --estimate",
@@ -1084,6 +1071,7 @@ def _run(
     nth = _nth(args)
     every = args.every or 1
     limit = nth or args.limit
+    listing: Listing | None = None
     try:
         with runner.active(search):
             method = getattr(args, "method", None) or "auto"
@@ -1103,7 +1091,6 @@ def _run(
                 from .exactcover import memo
 
                 by_memo = memo.count(search, method, None)
-            listing: Listing | None = None
             if by_memo is not None:
                 runner.found = by_memo
             elif args.count and limit is None:
@@ -1130,37 +1117,44 @@ def _run(
             else:
                 left = None if limit is None else max(0, limit - runner.found)
                 chosen = stream if left is None else stream.slice(left)
-                if args.workers or planned:  # in parallel, or a parallel run file
-                    from .parallel import Listing
+                with contextlib.ExitStack() as cluster:  # the Dask client of --scheduler
+                    if args.workers or args.scheduler or planned:  # in parallel, or a plan
+                        from .parallel import Listing
 
-                    listing = Listing(
-                        search,
-                        workers=args.workers or 1,  # a resumed plan: one process searches
-                        checkpoint=args.checkpoint,
-                        resume=args.resume if planned else None,
-                        every=args.checkpoint_every,
-                        stop=(lambda: runner.stop_requested) if args.checkpoint else None,
-                        note=note,
-                        command=args.command,
-                    )
-                    solutions = chosen._build(iter(listing))
-                else:
-                    solutions = chosen
-                for solution in solutions:
-                    runner.found += 1
-                    if not args.count and (
-                        runner.found == nth if nth else runner.found % every == 0
-                    ):
-                        out.write(show(runner.found, solution))
-                        out.flush()
-                    if listing is None:
-                        runner.tick(search)
-                if listing is not None:
-                    listing.save()  # the last solution is written too (--limit)
+                        parallel = cluster.enter_context(_parallel(args))
+                        listing = Listing(
+                            search,
+                            **{"workers": 1, **parallel},  # a resumed plan: one process searches
+                            checkpoint=args.checkpoint,
+                            resume=args.resume if planned else None,
+                            every=args.checkpoint_every,
+                            stop=(lambda: runner.stop_requested) if args.checkpoint else None,
+                            note=note,
+                            command=args.command,
+                            deadline=runner.deadline,
+                            nodes=getattr(args, "node_limit", None),
+                        )
+                        # Closed before the client: its pool killed, its statistics
+                        # given to the search if stopped (a --limit).
+                        cluster.callback(listing.close)
+                        solutions = chosen._build(iter(listing))
+                    else:
+                        solutions = chosen
+                    for solution in solutions:
+                        runner.found += 1
+                        if not args.count and (
+                            runner.found == nth if nth else runner.found % every == 0
+                        ):
+                            out.write(show(runner.found, solution))
+                            out.flush()
+                        if listing is None:
+                            runner.tick(search)
+                    if listing is not None:
+                        listing.save()  # the last solution is written too (--limit)
             if listing is None:
                 runner.checkpoint(search)
     except longrun.OutOfBudget as which:
-        if len(which.args) > 1:  # a parallel count: its finished subtrees
+        if len(which.args) > 1 and listing is None:  # a parallel count: its subtrees
             limit, found, done, planned_tasks, spent = which.args
             going_on = (
                 f"go on with --resume {args.checkpoint}"
@@ -1171,6 +1165,19 @@ def _run(
                 f"lazysearch {args.command}: {tag.text}{limit} reached after {found} "
                 f"solution{'' if found == 1 else 's'} in {done} of {planned_tasks} subtrees "
                 f"({spent} nodes in this run); {going_on}",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
+        if listing is not None:  # a parallel listing: the pieces read in this run
+            going_on = (
+                f"go on with --resume {args.checkpoint}"
+                if args.checkpoint
+                else "--checkpoint FILE saves the place to go on with --resume FILE"
+            )
+            print(
+                f"lazysearch {args.command}: {tag.text}{which.args[0]} reached after "
+                f"{runner.found} solution{'' if runner.found == 1 else 's'} "
+                f"({which.args[2]} nodes in this run); {going_on}",
                 file=sys.stderr,
             )
             return EXIT_BUDGET

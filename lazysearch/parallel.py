@@ -19,7 +19,7 @@ import os
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -664,6 +664,11 @@ def _count_on(
             ready, pending = wait(pending, timeout=LOOK_EVERY_STOP, return_when=FIRST_COMPLETED)
             if interrupt is not None:
                 interrupt()
+            if not ready and alive.gone():  # (see _Liveness.gone)
+                from concurrent.futures import CancelledError
+
+                lost.extend(CancelledError("the client lost its scheduler") for _ in pending)
+                break
             if not ready:
                 if time.monotonic() - looked >= LOOK_EVERY:
                     alive.check(len(pending), len(futures))
@@ -724,13 +729,34 @@ class _Liveness:
         self.since: float | None = None  # when the cluster was first seen without workers
         self.address = getattr(getattr(self.client, "scheduler", None), "address", None)
 
-    def check(self, pending: int, total: int) -> None:
+    def gone(self) -> bool:
+        """Whether the client has lost its scheduler: Dask then cancels every task it
+        held, but a piece whose result was being fetched as the scheduler died is never
+        settled (Dask's cascade to the executor's future fails), and the client tries
+        to reconnect for as long as its timeout; so this is asked while waiting."""
+        return self.client is not None and getattr(self.client, "status", "running") not in (
+            "running",
+            "newly-created",
+        )
+
+    def check(
+        self,
+        pending: int,
+        total: int,
+        waiting: str = "batches of subtrees not counted; the subtrees that finished are",
+    ) -> None:
         """Raise :class:`LazysearchError` when the cluster has had no worker for
-        :data:`NO_WORKERS_GRACE` seconds while ``pending`` of ``total`` batches wait."""
+        :data:`NO_WORKERS_GRACE` seconds while ``pending`` of ``total`` batches wait
+        (``waiting`` says what they are, and what the run file keeps)."""
         if self.client is None:
             return
+        if self.gone():
+            return  # the scheduler lost: said by gone()
         try:
-            workers = len(self.client.nthreads())
+            # Not longer than a look: a scheduler just killed is reconnected to for as
+            # long as the client's timeout (60 s in a test), while its futures are
+            # cancelled at once, which the caller would not see meanwhile.
+            workers = len(self.client.nthreads(callback_timeout=LOOK_EVERY))
         except Exception:  # the scheduler unreachable: its futures say so when cancelled
             return
         if workers:
@@ -743,8 +769,8 @@ class _Liveness:
             where = f" at {self.address}" if self.address else ""
             raise LazysearchError(
                 f"the Dask cluster{where} has had no worker for {NO_WORKERS_GRACE:g} s "
-                f"(all killed or gone), with {pending} of {total} batches of subtrees "
-                "not counted; the subtrees that finished are kept in the run file, if "
+                f"(all killed or gone), with {pending} of {total} {waiting} kept in the "
+                "run file, if "
                 "there is one (--resume on a cluster with workers)"
             )
 
@@ -768,6 +794,26 @@ def _stop_pool(pool: Executor) -> None:
         process.kill()  # (SIGTERM is the caller's handler, inherited: it does nothing)
     for process in processes:
         process.join()
+
+
+def _pool_broken(pool: Executor) -> bool:
+    """Whether a listing's own process pool has lost a process (or says it is broken).
+
+    Asked before each submission and while waiting for a piece, rather than trusting
+    the pool to fail every future: in CPython 3.11 the thread that breaks a pool marks
+    it broken without the lock ``submit()`` holds, so a piece submitted as a worker
+    dies can land in the pool's table after the futures in it were failed, and never
+    be settled (the listing waited for ever; the test killing a worker failed once
+    under load)."""
+    from multiprocessing.connection import wait
+
+    if getattr(pool, "_broken", False):
+        return True
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    try:  # a dead process's sentinel is ready (read, not reaped: the pool reaps it)
+        return bool(processes) and bool(wait([p.sentinel for p in processes], timeout=0))
+    except (OSError, ValueError):  # a process closed: the pool is shutting down
+        return True
 
 
 def _pool_worker(parent: int, death_signal: bool) -> None:
@@ -856,6 +902,14 @@ class Listing:
         of printed solutions, ``found``, and the length of its output file).
     command:
         Recorded in the run file, and checked when resuming from it.
+    deadline, nodes:
+        A budget: when ``time.monotonic()`` has passed ``deadline``, or the pieces read
+        to the end in this run have entered ``nodes`` nodes or more, the run file is
+        written and :class:`lazysearch.longrun.OutOfBudget` raised (its arguments: the
+        limit reached, the solutions written in the whole run, and the nodes of this
+        run's pieces).  Looked at after each solution written and each piece read, so a
+        run writes at least one solution or piece, and goes on past the limit by the
+        wait for it (and, for ``nodes``, by the rest of the piece being read).
     """
 
     def __init__(
@@ -871,12 +925,22 @@ class Listing:
         stop: Callable[[], bool] | None = None,
         note: Callable[[], dict[str, Any]] | None = None,
         command: str = "library",
+        deadline: float | None = None,
+        nodes: int | None = None,
     ) -> None:
         from . import longrun
 
         if workers is not None and workers < 1:
             raise ValueError(f"parallel search needs workers >= 1, got {workers}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"a listing's node budget needs nodes >= 1, got {nodes!r}")
         self.search = search
+        self.deadline = deadline
+        self.node_limit = nodes
+        #: Nodes of the pieces read to the end in this run (the node budget's measure),
+        #: and those of the piece being read (searched already, not yet all written).
+        self.spent = 0
+        self._spent_reading = 0
         self.path = os.fspath(checkpoint) if checkpoint is not None else None
         self.every = longrun.DEFAULT_EVERY if every is None else every
         self.stop = stop
@@ -917,6 +981,8 @@ class Listing:
         self._todo: deque[Task] = deque(self.tasks)
         self._last = time.monotonic()
         self._used = False
+        self._walker: Generator[tuple[Any, ...]] | None = None
+        self._credited = False
         self.save()  # the plan, before any solution is written
 
     def left(self) -> list[Task]:
@@ -958,35 +1024,96 @@ class Listing:
         longrun.save(self.path, record)
 
     def _between(self) -> None:
-        """Between two solutions (the one before is written): stop if asked, write the
-        run file when due."""
+        """Between two solutions (the one before is written): stop if asked or when the
+        budget is spent, write the run file when due."""
+        self._stop_if_asked()
+        self._budget()
+        if self.path is not None and time.monotonic() - self._last >= self.every:
+            self.save()
+
+    def _stop_if_asked(self) -> None:
+        """Write the run file and raise :class:`lazysearch.longrun.Stop` if ``stop()``
+        says so."""
         from . import longrun
 
         if self.stop is not None and self.stop():
             self.save()
             raise longrun.Stop
-        if self.path is not None and time.monotonic() - self._last >= self.every:
+
+    def _budget(self) -> None:
+        """Write the run file and raise :class:`lazysearch.longrun.OutOfBudget` when the
+        time or the nodes are spent."""
+        from . import longrun
+
+        which = None
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            which = "time limit"
+        elif self.node_limit is not None and self.spent >= self.node_limit:
+            which = "node limit"
+        if which is not None:
             self.save()
+            raise longrun.OutOfBudget(which, self.before + self.solutions, self.spent)
+
+    def close(self) -> None:
+        """Stop the listing where it is (its own processes are killed, not waited for)
+        and, if it did not read to the end, give its search the statistics of what was
+        read: the solutions written, and the nodes of the pieces they came from (as the
+        command line's statistics line at a ``--limit`` shows)."""
+        if self._walker is not None:
+            self._walker.close()
+        if self._credited or self.search.done:
+            return
+        self._credited = True
+        engine = self.search._engine
+        engine.solutions += self.solutions
+        engine.nodes += self.nodes + self._spent_reading
 
     def _result(
-        self, future: Future[tuple[list[tuple[Any, ...]], int, Task | None]]
+        self,
+        future: Future[tuple[list[tuple[Any, ...]], int, Task | None]],
+        alive: _Liveness | None,
+        pool: Executor | None = None,
     ) -> tuple[list[tuple[Any, ...]], int, Task | None]:
-        """The piece ``future`` brings, asking ``stop()`` while waiting for it."""
-        if self.stop is None:
+        """The piece ``future`` brings, asking ``stop()`` while waiting for it, and
+        whether a cluster still has workers (``alive``) every :data:`LOOK_EVERY` s.
+
+        ``pool``, the listing's own process pool, is looked at too: a future it will
+        never settle (see :func:`_pool_broken`) raises ``BrokenProcessPool``."""
+        if self.stop is None and alive is None and pool is None:
             return future.result()
+        looked = time.monotonic()
         while True:
             try:
                 return future.result(timeout=LOOK_EVERY_STOP)
             except TimeoutError:
-                self._between()
+                if pool is not None and _pool_broken(pool) and not future.done():
+                    raise BrokenProcessPool("a worker process died") from None
+                if alive is not None and alive.gone() and not future.done():
+                    from concurrent.futures import CancelledError
+
+                    raise CancelledError("the Dask client lost its scheduler") from None
+                self._stop_if_asked()
+                if self.path is not None and time.monotonic() - self._last >= self.every:
+                    self.save()
+                if alive is not None and time.monotonic() - looked >= LOOK_EVERY:
+                    waiting = len(self._pending)
+                    alive.check(
+                        waiting,
+                        waiting + len(self._todo),
+                        "pieces of subtrees waiting; the solutions written are",
+                    )
+                    looked = time.monotonic()
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
         if self._used:
             raise ValueError("a Listing is read once: make a new one to read again")
         self._used = True
-        return self._walk()
+        self._walker = self._walk()
+        return self._walker
 
-    def _walk(self) -> Iterator[tuple[Any, ...]]:
+    def _walk(self) -> Generator[tuple[Any, ...]]:
+        from . import longrun
+
         search = self.search
         own = self.executor is None
         n_workers = self.n_workers
@@ -996,6 +1123,8 @@ class Listing:
 
         def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
             try:
+                if own and _pool_broken(pool):  # not into a pool that is breaking
+                    raise BrokenProcessPool("a worker process died")
                 return pool.submit(solutions_task, search.problem, *task, PIECE)
             except BrokenProcessPool as exc:  # seen when its turn to be read comes
                 failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
@@ -1009,17 +1138,30 @@ class Listing:
 
         broken = 0  # pools broken in a row, without a subtree read in between
         finished = False
+        alive = None if own else _Liveness(pool)
         try:
             for _ in range(window):
                 submit_next()
             while pending:
                 try:
-                    solutions, spent, rest = self._result(pending[0][1])
-                except BrokenProcessPool:
+                    solutions, spent, rest = self._result(
+                        pending[0][1], alive, pool if own else None
+                    )
+                except longrun.Stop:
+                    raise  # asked for while waiting: the run file is written
+                except Exception as exc:
+                    # (Between pieces: every solution yielded was asked past, so written.)
+                    if not own and not isinstance(exc, LazysearchError):
+                        self.save()  # what was written is kept, to go on from
+                        raise _piece_lost(exc, alive) from None
+                    if not isinstance(exc, BrokenProcessPool):
+                        self.save()
+                        raise
                     # A worker was killed: its subtree, and those waiting behind it, are
                     # searched again in a new pool (nothing of them was yielded yet).
                     broken += 1
-                    if not own or broken > MAX_BROKEN_POOLS:
+                    if broken > MAX_BROKEN_POOLS:
+                        self.save()
                         raise LazysearchError(
                             f"the worker processes died {broken} times in a row "
                             "(killed from outside, or out of memory?)"
@@ -1028,7 +1170,7 @@ class Listing:
                         "a worker process died (killed from outside?); "
                         "its subtrees are searched again"
                     )
-                    pool.shutdown(cancel_futures=True)
+                    _stop_pool(pool)  # not waited for: a broken pool's queues may block
                     pool = _own_pool(n_workers)
                     for i, (task, _) in enumerate(pending):
                         pending[i] = (task, submit(task))
@@ -1039,6 +1181,7 @@ class Listing:
                 skip = min(self.written, len(solutions))
                 self.written -= skip
                 self._reading = [task, skip, rest is not None]
+                self._spent_reading = spent
                 if rest is not None:  # the rest of this subtree comes next, before the others
                     pending.appendleft((rest, submit(rest)))
                 else:
@@ -1050,7 +1193,11 @@ class Listing:
                     yield solution
                     self._between()
                 self.nodes += spent
+                self.spent += spent
+                self._spent_reading = 0
                 self._reading = None
+                if pending:  # not after the last piece: the listing is done
+                    self._budget()
             self.save()
             search._finish(self.solutions, self.nodes)
             finished = True
@@ -1061,6 +1208,21 @@ class Listing:
                 pool.shutdown(cancel_futures=True)
             elif own:  # stopped (Ctrl-C, a limit, an error): not after the pieces under way
                 _stop_pool(pool)
+
+
+def _piece_lost(exc: BaseException, alive: _Liveness | None) -> LazysearchError:
+    """The one-line error for a piece of a listing an executor lost for good (a Dask
+    cluster whose scheduler is gone cancels every task it held)."""
+    reason = f"{exc}" or "no reason given"
+    if alive is not None and alive.client is not None and _cancelled(exc):
+        reason = (
+            "the Dask scheduler is gone or dropped this client, and every task it held "
+            "was cancelled"
+        )
+    return LazysearchError(
+        f"the executor lost a piece of the listing ({type(exc).__name__}: {reason}); "
+        "the solutions written are kept in the run file, if there is one (--resume)"
+    )
 
 
 #: Seconds between looks at ``stop()`` while a listing waits for a worker's piece.

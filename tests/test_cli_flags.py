@@ -202,7 +202,7 @@ REFUSED = [
     (["pentomino", "3x20", "--format", "svg", "--limit", "2"], "choose it with --nth N"),
     (["pentomino", "3x20", "--format", "svg", "--every", "2"], "choose it with --nth N"),
     (["sudoku", "{sudoku}", "--format", "svg"], "draws one solution, and"),
-    (["queens", "8", "--scheduler", "tcp://x:1"], "add --count"),
+    (["queens", "8", "--scheduler", "tcp://x:1", "--progress"], "--progress follows one"),
     (["queens", "8", "--checkpoint-every", "3"], "--checkpoint-every needs --checkpoint"),
     (["queens", "8", "--count", "--progress", "--workers", "2"], "--progress follows one"),
     (["queens", "8", "--checkpoint", "r.json", "-o", "r.json"], "-o names a file this run"),

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from lazysearch import knights, longrun, parallel, queens
-from lazysearch.cli import main
+from lazysearch.cli import EXIT_BUDGET, main
 from lazysearch.errors import LazysearchError
 
 distributed = pytest.importorskip("distributed")
@@ -50,12 +50,11 @@ def test_cli_counts_on_the_scheduler(cluster: Any, capsys: pytest.CaptureFixture
 
 
 def test_cli_scheduler_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["queens", "6", "--scheduler", "tcp://127.0.0.1:9"]) == 2
-    assert "add --count" in capsys.readouterr().err
-    assert main(["queens", "6", "--count", "--scheduler", "tcp://127.0.0.1:9"]) == 2
-    err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
-    assert err.count("\n") == 1
+    for count in (["--count"], []):  # a count, and a listing
+        assert main(["queens", "6", *count, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+        err = capsys.readouterr().err
+        assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+        assert err.count("\n") == 1
 
 
 # Killing parts of a cluster mid-count.  The count's tasks are held at a gate (a file in
@@ -68,6 +67,20 @@ _REAL_COUNT_TASK = parallel.count_task
 
 
 def _gated(folder: str, free: int, problem: Any, tasks: Any) -> tuple[int, int]:
+    _at_the_gate(folder, free)
+    return _REAL_COUNT_TASK(problem, tasks)
+
+
+_REAL_SOLUTIONS_TASK = parallel.solutions_task
+
+
+def _gated_piece(folder: str, free: int, problem: Any, *task: Any) -> Any:
+    _at_the_gate(folder, free)
+    return _REAL_SOLUTIONS_TASK(problem, *task)
+
+
+def _at_the_gate(folder: str, free: int) -> None:
+    """Claim the next slot, leave a marker, and wait for the gate past ``free`` slots."""
     slot = 0
     while True:
         try:
@@ -80,7 +93,6 @@ def _gated(folder: str, free: int, problem: Any, tasks: Any) -> tuple[int, int]:
         end = time.monotonic() + 300  # never a worker left waiting for ever
         while not os.path.exists(os.path.join(folder, "gate")) and time.monotonic() < end:
             time.sleep(0.01)
-    return _REAL_COUNT_TASK(problem, tasks)
 
 
 def _gate(monkeypatch: pytest.MonkeyPatch, folder: Path, free: int) -> None:
@@ -264,3 +276,134 @@ def test_cli_the_scheduler_killed_is_one_line(
     assert len(lines) == 1 and "the Dask scheduler is gone" in lines[0]
     assert "kept in the run file" in lines[0]
     assert longrun.load(run, command="queens", mode="count")["plan"]["done"]
+
+
+# Listings on a cluster: the same Listing as with --workers, the pieces on Dask.
+
+
+def _one_process(*argv: str, capsys: pytest.CaptureFixture[str]) -> str:
+    assert main([*argv, "--format", "json", "-q"]) == 0
+    return capsys.readouterr().out
+
+
+def test_cli_lists_on_the_scheduler_in_order(
+    cluster: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole = _one_process("queens", "9", capsys=capsys)
+    address = cluster.scheduler_address
+    assert main(["queens", "9", "--format", "json", "-q", "--scheduler", address]) == 0
+    assert capsys.readouterr().out == whole
+
+
+def test_cli_listing_on_the_scheduler_stops_and_resumes_anywhere(
+    cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stopped at a node limit again and again, resumed on the cluster, with local
+    workers and in one process in turn: one run's output byte for byte."""
+    whole = _one_process("queens", "10", capsys=capsys)
+    path = str(tmp_path / "run.json")
+    args = ["queens", "10", "--format", "json", "-q", "--node-limit", "2500"]
+    args += ["--checkpoint", path]
+    where = [["--scheduler", cluster.scheduler_address], ["--workers", "2"], []]
+    pieces: list[str] = []
+    while True:
+        resume = ["--resume", path] if pieces else []
+        status = main([*args, *where[len(pieces) % 3], *resume])
+        captured = capsys.readouterr()
+        pieces.append(captured.out)
+        if status != EXIT_BUDGET:
+            break
+        assert "node limit reached after" in captured.err and captured.err.count("\n") == 1
+        assert len(pieces) < 1000
+    assert status == 0 and len(pieces) >= 4
+    assert "".join(pieces) == whole
+
+
+def test_a_worker_killed_mid_listing_lists_every_solution_once_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        parallel, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
+    )
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as local,
+        distributed.Client(local) as client,
+    ):
+        executor = client.get_executor()
+        run = tmp_path / "run.json"
+        listing = parallel.Listing(queens(10).search, executor=executor, workers=2, checkpoint=run)
+        thread, out = _in_thread(lambda: list(listing))
+        _until(lambda: len({pid for pid, _ in _started(tmp_path)}) == 2, "both workers busy")
+        victim = _started(tmp_path)[0][0]
+        os.kill(victim, signal.SIGKILL)  # a worker process the cluster started
+        (tmp_path / "gate").touch()
+        thread.join(240)
+        assert not thread.is_alive()
+        assert out == {"result": list(queens(10).search)}
+        assert victim not in client.run(os.getpid).values()  # it was replaced
+    record = longrun.load(run, command="library", mode="list")
+    assert (record["found"], record["plan"]["tasks"]) == (724, [])
+
+
+def test_the_scheduler_killed_mid_listing_is_a_clear_error_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cluster: Any
+) -> None:
+    # The listing sends 2 * 2 + 1 pieces ahead, and more only as it reads them: those
+    # five (the first among them, whichever worker takes it first) run, the rest wait.
+    free = 2 * 2 + 1
+    monkeypatch.setattr(
+        parallel, "solutions_task", functools.partial(_gated_piece, str(tmp_path), free)
+    )
+    run = tmp_path / "run.json"
+    got: list[Any] = []
+    with _processes_cluster(tmp_path, 2) as (scheduler, _):
+        client = distributed.Client(scheduler_file=str(tmp_path / "scheduler.json"), timeout=60)
+        try:
+            client.wait_for_workers(2, timeout=120)
+            listing = parallel.Listing(
+                queens(10).search, executor=client.get_executor(), workers=2, checkpoint=run
+            )
+            thread, out = _in_thread(lambda: got.extend(listing))
+            # The first piece is read (its solutions written), and the listing goes on
+            # to the pieces held at the gate.
+            _until(lambda: len(_started(tmp_path)) >= 2 and bool(got), "a piece read")
+            scheduler.kill()
+            thread.join(60)
+            assert not thread.is_alive()
+        finally:
+            client.close(timeout=10)
+    error = out["error"]
+    assert isinstance(error, LazysearchError) and "\n" not in str(error)
+    assert "the Dask scheduler is gone" in str(error) and "kept in the run file" in str(error)
+    (tmp_path / "gate").touch()
+    with distributed.Client(cluster) as client:
+        executor = client.get_executor()
+        rest = list(parallel.Listing(queens(10).search, executor=executor, resume=run))
+    assert got + rest == list(queens(10).search)
+
+
+def test_a_stop_while_a_listing_waits_on_the_cluster_is_a_stop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cluster: Any
+) -> None:
+    # Asked while waiting for a piece held at the gate: Stop (the run file written),
+    # not the error of a piece the cluster lost.
+    monkeypatch.setattr(
+        parallel, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
+    )
+    run = tmp_path / "run.json"
+    try:
+        with distributed.Client(cluster) as client:
+            listing = parallel.Listing(
+                queens(9).search,
+                executor=client.get_executor(),
+                checkpoint=run,
+                stop=lambda: bool(_started(tmp_path)),
+            )
+            with pytest.raises(longrun.Stop):
+                list(listing)
+    finally:
+        (tmp_path / "gate").touch()  # the cluster's workers go on
+    record = longrun.load(run, command="library", mode="list")
+    assert record["found"] == 0 and record["plan"]["tasks"]

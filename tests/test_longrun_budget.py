@@ -88,8 +88,6 @@ def test_cli_listing_within_budgets_prints_each_solution_once(
 def test_cli_budgets_are_refused_where_they_cannot_apply(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["queens", "8", "--workers", "2", "--time-limit", "5"]) == 2
-    assert "stop a parallel count: add --count" in capsys.readouterr().err
     assert main(["queens", "8", "--estimate", "--node-limit", "5"]) == 2
     assert "leave out --estimate" in capsys.readouterr().err
     assert main(["knights", "5", "--count", "--node-limit", "5"]) == 2
@@ -216,3 +214,83 @@ def test_a_parallel_count_in_one_process_keeps_to_its_budget() -> None:
     assert not part.done and part.found < 724
     with pytest.raises(longrun.OutOfBudget):
         parallel.count(queens(10).search, workers=1, nodes=1)
+
+
+@pytest.mark.parametrize(
+    ("limit", "workers"),
+    [
+        (["--node-limit", "3000"], ["2", "3", "1"]),  # queens 10: 13,256 nodes
+        (["--node-limit", "1"], ["3", "1", "2"]),  # a piece a run
+    ],
+)
+def test_cli_parallel_listing_within_budgets_resumes_to_one_runs_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: list[str], workers: list[str]
+) -> None:
+    assert main(["queens", "10", "--format", "json", "-q"]) == 0
+    whole = capsys.readouterr().out
+    path = str(tmp_path / "run.json")
+    args = ["queens", "10", "--format", "json", "-q", *limit, "--checkpoint", path]
+    pieces: list[str] = []
+    found = 0
+    while True:
+        resume = ["--resume", path] if pieces else []
+        status = main([*args, "--workers", workers[len(pieces) % 3], *resume])
+        captured = capsys.readouterr()
+        pieces.append(captured.out)
+        if status != EXIT_BUDGET:
+            break
+        assert captured.err.count("\n") == 1 and "limit reached after" in captured.err
+        assert f"--resume {path}" in captured.err and "nodes in this run" in captured.err
+        record = longrun.load(path, command="queens", mode="list")
+        assert record["found"] == found + captured.out.count("\n")
+        found = record["found"]
+        assert len(pieces) < 1000
+    assert status == 0 and len(pieces) >= 3
+    assert "".join(pieces) == whole  # byte for byte: none twice, none skipped
+
+
+def test_a_listing_past_its_deadline_writes_a_solution_or_a_piece_a_run(tmp_path: Path) -> None:
+    # The limit is looked at after each solution written and each piece read: a
+    # deadline already passed stops every run after one of them, and the runs go on.
+    path = tmp_path / "run.json"
+    out: list[tuple[int, ...]] = []
+    runs = 0
+    progress: tuple[int, int] = (10**9, 0)
+    while True:
+        listing = parallel.Listing(
+            queens(7).search,
+            workers=1 + runs % 3,
+            checkpoint=path,
+            resume=path if runs else None,
+            deadline=0.0,
+        )
+        before = len(out)
+        try:
+            out.extend(listing)
+        except longrun.OutOfBudget as stop:
+            assert stop.args == ("time limit", len(out), stop.args[2])
+            assert len(out) <= before + 1  # one solution, or a piece without any
+            plan = longrun.load(path, command="library", mode="list")["plan"]
+            assert (len(plan["tasks"]), -plan["written"]) < progress  # it went on
+            progress = (len(plan["tasks"]), -plan["written"])
+            runs += 1
+            continue
+        break
+    assert out == list(queens(7).search) and runs >= 39  # 40 solutions
+
+
+def test_a_listing_refuses_a_bad_node_budget_at_the_call() -> None:
+    with pytest.raises(ValueError, match="nodes >= 1, got 0"):
+        parallel.Listing(queens(6).search, workers=2, nodes=0)
+
+
+def test_cli_statistics_of_a_parallel_listing_at_its_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # They said "0 nodes": the caller walks nothing itself.
+    assert main(["queens", "8", "--limit", "5", "--workers", "2", "-o", "/dev/null"]) == 0
+    solutions, nodes = capsys.readouterr().err.split(",")[:2]
+    whole = queens(8).search
+    whole.count()
+    assert solutions == "5 solutions"
+    assert 0 < int(nodes.split()[0]) <= whole.stats.nodes

@@ -16,7 +16,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -280,28 +280,94 @@ def test_cli_count_with_a_helper_killed_is_exact_and_says_so_once(
     assert len(lines) == 1 and lines[0].startswith("lazysearch queens: warning: a helper"), err
 
 
+def _pipe_bytes(fd: int) -> int:
+    """The bytes waiting in the pipe ``fd`` reads."""
+    import fcntl
+    import termios
+
+    size = bytearray(4)
+    fcntl.ioctl(fd, termios.FIONREAD, size)
+    return int.from_bytes(size, sys.byteorder)
+
+
 def test_cli_listing_with_a_worker_killed_prints_every_solution_once_in_order(
     started: list[subprocess.Popen[str]], tmp_path: Path
 ) -> None:
-    # Written to files: a pipe nobody reads while the test waits would stop the run.
+    """The kill lands while the caller is blocked writing into a full pipe nobody
+    reads (it waited for the first solution in a file before, and under load the run
+    could be near its end, or over, by the time the test looked): far from the end
+    (64 KB of the 2.9 MB of output), with subtrees left to hand to the broken pool."""
     listing = ("queens", str(N - 1), "-q", "--format", "json")
     with open(tmp_path / "one.txt", "w") as out:
         one = lazysearch(*listing, stdout=out)
         started.append(one)
         one.wait()
-    two = tmp_path / "two.txt"
-    with open(two, "w") as out:
-        caller = lazysearch(*listing, "--workers", "2", stdout=out)
-        started.append(caller)
-        wait_for("the first solution", lambda: two.stat().st_size > 0 or caller.poll())
-        workers = children(caller.pid)
-        assert caller.poll() is None and workers
-        os.kill(workers[0], signal.SIGKILL)  # the pool breaks, whatever that one was doing
-        _, err = caller.communicate(timeout=600)
+    caller = lazysearch(*listing, "--workers", "2", stdout=subprocess.PIPE)
+    started.append(caller)
+    assert caller.stdout is not None
+    fd = caller.stdout.fileno()
+    wait_for("a full pipe", lambda: _pipe_bytes(fd) > 60_000 or caller.poll() is not None)
+    workers = children(caller.pid)
+    assert caller.poll() is None and len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)  # the pool breaks, whatever that one was doing
+    out, err = caller.communicate(timeout=600)
     assert caller.returncode == 0 and "Traceback" not in err
-    assert two.read_text() == (tmp_path / "one.txt").read_text()
+    assert out == (tmp_path / "one.txt").read_text()
     lines = err.splitlines()
     assert len(lines) == 1 and "warning: a worker process died" in lines[0], err
+
+
+def test_a_piece_a_breaking_pool_never_settles_is_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CPython 3.11 marks a pool broken without the lock submit() holds: a piece
+    submitted as a worker dies can miss the failing of the pool's futures and never be
+    settled.  Here the pool does that to its third piece, after one of its processes
+    is killed and it says it is broken: the listing searches the piece again in a new
+    pool (it waited for ever)."""
+    import threading
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from lazysearch import parallel
+
+    class LosingPool(ProcessPoolExecutor):
+        submitted: ClassVar[list[Any]] = []
+
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if len(self.submitted) != 2:
+                self.submitted.append(super().submit(fn, *args, **kwargs))
+                return self.submitted[-1]
+            self.submitted.append(None)
+            # The two pieces before are settled (read in their turn, as good ones).
+            wait_for("two pieces", lambda: all(f.done() for f in self.submitted[:2]))
+            for process in list(self._processes.values()):  # type: ignore[attr-defined]
+                os.kill(process.pid, signal.SIGKILL)
+            wait_for("the pool broken", lambda: self._broken)  # type: ignore[attr-defined]
+            return Future()  # as a piece put in after the pool failed its futures
+
+    real = parallel._own_pool
+    pools: list[Any] = []
+
+    def own_pool(n_workers: int) -> ProcessPoolExecutor:
+        pool = LosingPool(n_workers) if not pools else real(n_workers)
+        pools.append(pool)
+        return pool
+
+    monkeypatch.setattr(parallel, "_own_pool", own_pool)
+    got: dict[str, Any] = {}
+
+    def read() -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got["solutions"] = list(queens(8).parallel(workers=2))
+        got["lost"] = [w for w in caught if issubclass(w.category, parallel.WorkerLostWarning)]
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(DEADLINE)
+    assert not reader.is_alive(), "the listing waited for a piece the pool had lost"
+    assert got["solutions"] == list(queens(8)) and len(pools) == 2
+    assert len(got["lost"]) == 1
 
 
 def test_ctrl_c_of_a_parallel_listing_is_one_line_and_no_traceback(
