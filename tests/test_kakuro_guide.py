@@ -143,6 +143,42 @@ def test_both_modes_keep_the_answers(sat: ModuleType, monkeypatch: pytest.Monkey
     assert len(sat_fillings(BLOCK, sat)) == 12
 
 
+def test_rephasing_keeps_the_answers(sat: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a rephase every few conflicts the saved phases go through every kind of
+    the cycle (best, all false, all true, random) and the answers stay right."""
+    monkeypatch.setattr(sat, "REPHASE_UNIT", 1)
+    monkeypatch.setattr(sat, "MODE_FIRST", 3)
+    solver = loaded(sat, *pigeonhole(7))
+    assert solver.solve(0) == sat.UNSAT
+    assert solver.rephases >= len(sat.REPHASE_CYCLE)
+    assert len(sat_fillings(BLOCK, sat)) == 12
+
+
+def test_no_rephase_before_its_unit(sat: ModuleType) -> None:
+    solver = loaded(sat, *pigeonhole(6))
+    solver.solve(sat.REPHASE_UNIT - 1)
+    assert solver.rephases == 0
+
+
+def test_the_random_phases_are_the_same_compiled_and_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search is a function of the clauses alone, random rephases included: the
+    compiled module and its plain source take the same number of conflicts."""
+    runs = []
+    for module in (
+        _native.load("lazysearch.kakuro._cdcl"),
+        _native.load_source("lazysearch.kakuro._cdcl"),
+    ):
+        monkeypatch.setattr(module, "REPHASE_UNIT", 1)
+        monkeypatch.setattr(module, "REPHASE_CYCLE", "R")
+        solver = loaded(module, *pigeonhole(7))
+        assert solver.solve(0) == module.UNSAT
+        assert solver.rephases >= 3
+        runs.append((solver.conflicts, solver.decisions, solver.rephases))
+    assert runs[0] == runs[1]
+
+
 def test_propagation_before_any_decision(sat: ModuleType) -> None:
     """Units, a chain of two-literal clauses (the table by literal) and a longer one
     (watched): x0, so x1, so x2, so x3; a clause against x3 and x1 leaves no model."""
