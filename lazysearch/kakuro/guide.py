@@ -53,7 +53,7 @@ SLICE = 20_000
 PORTFOLIO = 3
 #: Conflicts the first copy (the puzzle as numbered) gets alone before the others are
 #: built: most puzzles that need the SAT search at all are answered within them
-#: (``huge.kakuro`` about 10,000, the random 200x200 grid at 35% black about 37,000),
+#: (``huge.kakuro`` about 10,000, the random 200x200 grid at 35% black about 16,000),
 #: and then pay nothing for the copies.
 ALONE = 50_000
 
