@@ -52,10 +52,12 @@ SLICE = 20_000
 #: copy's conflicts (after :data:`ALONE`).
 PORTFOLIO = 3
 #: Conflicts the first copy (the puzzle as numbered) gets alone before the others are
-#: built: most puzzles that need the SAT search at all are answered within them
-#: (``huge.kakuro`` about 10,000, the random 200x200 grid at 35% black about 16,000),
-#: and then pay nothing for the copies.
-ALONE = 50_000
+#: built: an insurance against the long tail only.  With best-phase rephasing every
+#: numbering measured answered within it (rand_40: 54k-198k, rand_50: 16k-270k; huge
+#: 10k) while taking turns from 50,000 cost 342k where the first copy alone took 142k
+#: (rand_40, another numbering).  Before rephasing, numberings needing over 400k were
+#: common; those now cost at most this plus about three times the luckiest copy.
+ALONE = 300_000
 
 
 def sums_refute(problem: KakuroProblem, domains: list[int]) -> bool:
