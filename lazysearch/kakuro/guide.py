@@ -53,8 +53,8 @@ SLICE = 20_000
 PORTFOLIO = 3
 #: Conflicts the first copy (the puzzle as numbered) gets alone before the others are
 #: built: an insurance against the long tail only.  With best-phase rephasing every
-#: numbering measured answered within it (rand_40: 54k-198k, rand_50: 16k-270k; huge
-#: 10k) while taking turns from 50,000 cost 342k where the first copy alone took 142k
+#: numbering measured answered within it (rand_40: 54k-198k, rand_50: 16k-270k; d0.35_200
+#: 16k) while taking turns from 50,000 cost 342k where the first copy alone took 142k
 #: (rand_40, another numbering).  Before rephasing, numberings needing over 400k were
 #: common; those now cost at most this plus about three times the luckiest copy.
 ALONE = 300_000
