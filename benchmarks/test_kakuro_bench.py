@@ -313,6 +313,16 @@ RANDOM = SHARED / "random"
 #: 140 s seen), d0.35_200 24 s against 425 s; d0.35_400 104 s (CP-SAT none in 600 s).
 #: The 35% grids are a little slower with the modes (CPU seconds, old and new solver side
 #: by side in one run): d0.35_200 4.4 against 3.8, d0.35_400 77 against 67.
+#: With rephasing to the best phases and three differently numbered copies taking turns
+#: after 50,000 conflicts (kakuro.guide.PORTFOLIO), one run: rand_30 0.11 s against
+#: 3.8 s, d0.35_100 0.68 s against 10.3 s, rand_40 6.7 s against 13.4 s, rand_50 0.49 s
+#: against 17.5 s (16k conflicts; other numberings of it 56k-270k with one copy).
+#: With the copies' turns from 300,000 conflicts (guide.ALONE), a very loaded run:
+#: rand_40 29.9 s against 62.3 s, rand_50 1.6 s against 35.3 s.  The SAT search alone
+#: (CPU seconds, conflicts), against the solver before: d0.35_200 4.8 s / 15.9k against
+#: 4.6 s / 14.7k, d0.35_400 63.5 s / 75.9k against 75.3 s / 84.0k (CP-SAT not run).
+#: huge.kakuro and the mistyped puzzles, side by side with the solver before in one run:
+#: huge 0.83 s against 1.48 s (best of 3), the 200 mistyped 0.78 s against 0.84 s.
 LARGE_RANDOM = {"rand_40_s1.txt", "rand_50_s1.txt", "d0.35_200_s1.txt", "d0.35_400_s1.txt"}
 
 

@@ -133,6 +133,51 @@ def test_the_guide_search_runs_in_slices_until_it_answers(
     assert guide.sat_filling(problem(puzzle)[0]) == REFUTED
 
 
+def test_a_renumbered_problem_has_the_same_fillings() -> None:
+    prob, cells = problem(BLOCK)
+    assert guide.renumbered(prob, None, 0)[0].runs == prob.runs
+    renamed, moved, new = guide.renumbered(prob, [1, 2, 4] * 3, 7)
+    assert sorted(new) == list(range(prob.n)) and renamed.runs != prob.runs
+    assert moved is not None and all(moved[new[c]] == [1, 2, 4][c % 3] for c in range(9))
+    found = guide.digits(prob.n, solved(guide.sat_solver(renamed)))
+    filling = {cell: found[new[c]] for c, cell in enumerate(cells)}
+    kakuro.verify(BLOCK, filling)
+
+
+def solved(solver: Any) -> list[bool]:
+    assert solver.solve(0) == 1
+    model: list[bool] = solver.model()
+    return model
+
+
+def test_the_copies_of_the_sat_search_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slices of one conflict: the first copy does not answer in its turn, so the next,
+    numbered otherwise, is built and searches (unless the first is still within the
+    conflicts it gets alone); whichever answers, the filling is the puzzle's, in its
+    own numbering."""
+    made: list[Any] = []
+    build = guide.sat_solver
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        made.append(build(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(guide, "sat_solver", spy)
+    monkeypatch.setattr(guide, "SLICE", 1)
+    puzzle = block_puzzle([[(2 * r + c) % 7 + 1 for c in range(7)] for r in range(7)])
+    prob, cells = problem(puzzle)
+    for copies, alone, built in ((1, 0, 1), (3, 0, 2), (3, 10**9, 1)):
+        made.clear()
+        monkeypatch.setattr(guide, "PORTFOLIO", copies)
+        monkeypatch.setattr(guide, "ALONE", alone)
+        filling = guide.sat_filling(prob)
+        kakuro.verify(puzzle, dict(zip(cells, filling, strict=True)))
+        assert len(made) == built and made[0].conflicts > 0
+    made.clear()
+    assert guide.sat_filling(prob, max_conflicts=1) == () and len(made) == 1
+    assert guide.sat_filling(problem(sum_mismatch([8, 18], [8, 11, 9]))[0]) == REFUTED
+
+
 def test_both_modes_keep_the_answers(sat: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     """With modes a few conflicts long the search goes focused, stable, focused ...
     (stable decisions follow the target phases) and its answers stay right."""
@@ -141,6 +186,42 @@ def test_both_modes_keep_the_answers(sat: ModuleType, monkeypatch: pytest.Monkey
     assert solver.solve(0) == sat.UNSAT
     assert solver.switches >= 2 and solver.restarts >= solver.switches
     assert len(sat_fillings(BLOCK, sat)) == 12
+
+
+def test_rephasing_keeps_the_answers(sat: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a rephase every few conflicts the saved phases go through every kind of
+    the cycle (best, all false, all true, random) and the answers stay right."""
+    monkeypatch.setattr(sat, "REPHASE_UNIT", 1)
+    monkeypatch.setattr(sat, "MODE_FIRST", 3)
+    solver = loaded(sat, *pigeonhole(7))
+    assert solver.solve(0) == sat.UNSAT
+    assert solver.rephases >= len(sat.REPHASE_CYCLE)
+    assert len(sat_fillings(BLOCK, sat)) == 12
+
+
+def test_no_rephase_before_its_unit(sat: ModuleType) -> None:
+    solver = loaded(sat, *pigeonhole(6))
+    solver.solve(sat.REPHASE_UNIT - 1)
+    assert solver.rephases == 0
+
+
+def test_the_random_phases_are_the_same_compiled_and_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search is a function of the clauses alone, random rephases included: the
+    compiled module and its plain source take the same number of conflicts."""
+    runs = []
+    for module in (
+        _native.load("lazysearch.kakuro._cdcl"),
+        _native.load_source("lazysearch.kakuro._cdcl"),
+    ):
+        monkeypatch.setattr(module, "REPHASE_UNIT", 1)
+        monkeypatch.setattr(module, "REPHASE_CYCLE", "R")
+        solver = loaded(module, *pigeonhole(7))
+        assert solver.solve(0) == module.UNSAT
+        assert solver.rephases >= 3
+        runs.append((solver.conflicts, solver.decisions, solver.rephases))
+    assert runs[0] == runs[1]
 
 
 def test_propagation_before_any_decision(sat: ModuleType) -> None:
