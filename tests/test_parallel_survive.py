@@ -371,34 +371,38 @@ def test_a_piece_a_breaking_pool_never_settles_is_searched_again(
 
 
 def test_ctrl_c_of_a_parallel_listing_is_one_line_and_no_traceback(
-    started: list[subprocess.Popen[str]], tmp_path: Path
+    started: list[subprocess.Popen[str]],
 ) -> None:
-    out = tmp_path / "out.txt"
-    with open(out, "w") as handle:
-        caller = subprocess.Popen(
-            [sys.executable, "-m", "lazysearch", "queens", str(N), "--workers", "2"],
-            stdout=handle,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # its own process group, as a terminal's job
-        )
-        started.append(caller)
+    # The listing writes into a pipe nobody reads: once the pipe is full the caller is
+    # blocked in its write and the run cannot end, so the Ctrl-C below always comes
+    # while it runs (the output went to a file before, and under load the run could
+    # finish between the check and the signal: exit 0, not 130).
+    caller = subprocess.Popen(
+        [sys.executable, "-m", "lazysearch", "queens", str(N), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's job
+    )
+    started.append(caller)
 
-        # The workers wait for work (the caller, printing boards, is the slower): where
-        # a worker is idle, Ctrl-C printed its traceback.
-        def printing_and_idle() -> list[int]:
-            if caller.poll() is not None:
-                pytest.fail(f"the run ended first: {caller.communicate()}")
-            found = children(caller.pid)
-            idle = all((_stat(pid) or ["S"])[0] == "S" for pid in found)
-            if not compiled():  # plain Python: the workers are the slower, and rarely idle
-                return found if out.stat().st_size > 0 and len(found) == 2 else []
-            return found if out.stat().st_size > 2**20 and len(found) == 2 and idle else []
+    # The workers wait for work (the caller, blocked printing boards, is the slower):
+    # where a worker is idle, Ctrl-C printed its traceback.
+    def blocked_and_idle() -> list[int]:
+        if caller.poll() is not None:
+            pytest.fail(f"the run ended first: {caller.communicate()}")
+        found = children(caller.pid)
+        if len(found) != 2:
+            return []
+        if not compiled():  # plain Python: the workers are the slower, and rarely idle
+            return found
+        idle = all((_stat(pid) or ["S"])[0] == "S" for pid in found)
+        return found if idle and (_stat(caller.pid) or ["R"])[0] == "S" else []
 
-        workers = wait_for("a listing with its workers idle", printing_and_idle)
-        assert isinstance(workers, list)
-        os.killpg(caller.pid, signal.SIGINT)  # Ctrl-C reaches the caller and its workers
-        _, err = caller.communicate(timeout=600)
+    workers = wait_for("a listing blocked on its output, its workers idle", blocked_and_idle)
+    assert isinstance(workers, list)
+    os.killpg(caller.pid, signal.SIGINT)  # Ctrl-C reaches the caller and its workers
+    _, err = caller.communicate(timeout=600)
     assert caller.returncode == 130
     assert "Traceback" not in err and err.count("\n") == 1, err
     for pid in workers:
