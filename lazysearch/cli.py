@@ -743,13 +743,20 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "leave out --estimate",
     ),
     (
+        lambda a: _given(a, "node_limit") and a.command == "knights" and _given(a, "count"),
+        "--node-limit follows one search, and knights --count adds up several (or counts "
+        "frontiers by its program, which --time-limit stops): list the tours, or use "
+        "--time-limit with --method dp",
+    ),
+    (
         lambda a: (
-            (_given(a, "time_limit") or _given(a, "node_limit"))
+            _given(a, "time_limit")
             and a.command == "knights"
             and _given(a, "count")
+            and a.method not in (None, "auto", "dp")
         ),
-        "--time-limit and --node-limit follow one search, and knights --count adds up "
-        "several (or counts by its program): list the tours, or leave the limits out",
+        "--time-limit stops knights --count only by the program (--method dp): counting by "
+        "walking or joining adds up several searches",
     ),
     (
         lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
@@ -1500,8 +1507,13 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         method = args.method or "auto"
         if method == "auto" and not (args.workers or args.scheduler):
             method = kt._auto_method(rows, cols, args.closed)
-        if method == "dp" and (args.checkpoint or args.resume or args.progress):
+        if method == "dp" and (args.checkpoint or args.resume or args.progress or args.time_limit):
             return _count_by_program(args, out, rows, cols, started)
+        if args.time_limit is not None:
+            raise CliError(
+                f"--time-limit stops knights --count only by the program (--method dp), and "
+                f"{rows}x{cols} is counted by {method} here: add --method dp"
+            )
         _single_search(
             args, 2, "counting tours by symmetry runs several (--method dp counts in one)"
         )
@@ -1548,11 +1560,19 @@ def _count_by_program(
     show_bar = sys.stderr.isatty() if args.progress is None else args.progress
     bar = longrun.progress_bar("lazysearch knights: ") if show_bar else None
 
+    # --time-limit: looked at as each square is swept (a square of a wide board can take
+    # a while), then the count stops as at Ctrl-C, its table saved with --checkpoint.
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+    out_of_time: list[bool] = []
+
     def progress(fraction: float) -> None:
         swept[0] = round(fraction * total)
         if bar is not None:
             bar.n = fraction
             bar.update(0)
+        if deadline is not None and fraction < 1 and time.monotonic() >= deadline:
+            out_of_time.append(True)
+            raise longrun.Stop
         if stops:
             raise longrun.Stop
 
@@ -1572,6 +1592,18 @@ def _count_by_program(
             resume=args.resume,
         )
     except longrun.Stop:
+        if out_of_time:
+            after = (
+                f"go on with --resume {args.checkpoint}"
+                if args.checkpoint
+                else "--checkpoint FILE saves the count to go on with --resume FILE"
+            )
+            print(
+                f"lazysearch knights: time limit of {args.time_limit:g} s reached after "
+                f"square {swept[0]} of {total}; {after}",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
         print(
             f"lazysearch knights: stopped after square {swept[0]} of {total}; "
             f"go on with --resume {args.checkpoint}",

@@ -92,6 +92,11 @@ def test_cli_budgets_are_refused_where_they_cannot_apply(
     assert "leave out --estimate" in capsys.readouterr().err
     assert main(["knights", "5", "--count", "--node-limit", "5"]) == 2
     assert "knights --count adds up" in capsys.readouterr().err
+    assert main(["knights", "5", "--count", "--method", "enumerate", "--time-limit", "9"]) == 2
+    assert "only by the program (--method dp)" in capsys.readouterr().err
+    # auto counts 5x5 by walking: the limit asks for the program.
+    assert main(["knights", "5", "--count", "--time-limit", "9"]) == 2
+    assert "add --method dp" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["queens", "8", "--time-limit", "0"])
     assert exit_info.value.code == 2
@@ -294,3 +299,22 @@ def test_cli_statistics_of_a_parallel_listing_at_its_limit(
     whole.count()
     assert solutions == "5 solutions"
     assert 0 < int(nodes.split()[0]) <= whole.stats.nodes
+
+
+def test_cli_knights_count_by_the_program_stops_at_a_time_limit_and_resumes_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A limit already spent when the first square is swept: the count stops there with
+    # the budget's own status, its table saved, and goes on to the published total.
+    run = str(tmp_path / "run.json")
+    board = ["knights", "5", "8", "--closed", "--count", "--method", "dp"]
+    assert main([*board, "--time-limit", "1e-9", "--checkpoint", run]) == EXIT_BUDGET
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert "time limit of 1e-09 s reached after square 1 of 40; go on with --resume" in captured.err
+    assert main([*board, "--resume", run, "-q"]) == 0
+    assert capsys.readouterr().out == "44202\n"  # 5x8 closed tours (A175881)
+    # Without a run file the line says how to keep one.
+    assert main([*board, "--time-limit", "1e-9"]) == EXIT_BUDGET
+    assert "--checkpoint FILE saves the count" in capsys.readouterr().err
