@@ -104,6 +104,21 @@ class Partial(NamedTuple):
     checkpoint: dict[str, Any]
 
 
+class Taken(NamedTuple):
+    """What a listing within a budget got (:meth:`lazysearch.stream.Solutions.take_within`).
+
+    ``solutions``: those read by this call, in order; ``done``: whether the stream was
+    read to its end (after exactly ``n`` it may have none left and still say False); ``progress``, ``rest`` and ``checkpoint`` as in :class:`Partial` (``rest``
+    counts the search's own solutions, before any filter of the stream).
+    """
+
+    solutions: list[Any]
+    done: bool
+    progress: float
+    rest: float
+    checkpoint: dict[str, Any]
+
+
 class Estimate(NamedTuple):
     """Knuth's random-probe estimate of a search tree (Math. Comp. 29, 1975).
 

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .errors import LazysearchError, NotExactlyOneError
-from .search import CHUNK, Estimate, Partial, Search, Stats
+from .search import CHUNK, Estimate, Partial, Search, Stats, Taken
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -452,6 +452,91 @@ class Solutions(Generic[T]):
         pending = self._take_pending()
         part = self._search.count_within(seconds, nodes, samples, workers=workers)
         return part._replace(found=pending + part.found)
+
+    def take_within(
+        self,
+        n: int | None = None,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        samples: int = 1000,
+    ) -> Taken:
+        """Read up to ``n`` solutions (all, when None) for at most ``seconds`` and
+        ``nodes`` nodes, then stop: the solutions read, whether the stream is done, the
+        fraction walked, Knuth's estimate of the rest and a checkpoint to go on with
+        :meth:`resume` (the listing's side of :meth:`count_within`).
+
+        >>> from lazysearch import queens
+        >>> part = queens(8).take_within(nodes=300)
+        >>> part.done, 0 < len(part.solutions) < 92
+        (False, True)
+        >>> rest = queens(8).resume(part.checkpoint).take(100)
+        >>> part.solutions + rest == queens(8).take(100)
+        True
+
+        The budget is looked at between the engine's chunks of work and after each
+        solution, so a call that reads a solution may go past ``nodes`` by the rest of
+        a chunk; the stream stays usable, and reading on goes on where it stopped.
+
+        Raises
+        ------
+        ValueError
+            For a negative ``n``, a bad budget, or a stream with ``slice`` steps (whose
+            position a stopped read would lose).
+        """
+        import math
+        import time
+
+        if n is not None and n < 0:
+            raise ValueError(f"take_within() needs n >= 0, got {n!r}")
+        if seconds is not None and not 0 <= seconds < math.inf:
+            raise ValueError(f"take_within() needs seconds >= 0, got {seconds!r}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"take_within() needs nodes >= 1, got {nodes!r}")
+        if any(kind == "slice" for kind, _ in self._steps):
+            raise ValueError(
+                "take_within() cannot stop inside a slice step; take_within() first, "
+                "then slice the solutions"
+            )
+        search = self._search
+        deadline = None if seconds is None else time.monotonic() + seconds
+        end = None if nodes is None else search.stats.nodes + nodes
+
+        def spent() -> bool:
+            return (end is not None and search.stats.nodes >= end) or (
+                deadline is not None and time.monotonic() >= deadline
+            )
+
+        previous = search.on_chunk
+
+        def stop_when_spent(s: Search) -> None:
+            if previous is not None:
+                previous(s)
+            if spent():
+                raise _OutOfBudget
+
+        got: list[T] = []
+        done = False
+        with self._lock:
+            search.on_chunk = stop_when_spent
+            try:
+                while (n is None or len(got) < n) and not spent():
+                    if self._peeked:
+                        got.append(self._peeked.popleft()[1])
+                        continue
+                    if self._iterator is None:
+                        self._iterator = self._build()
+                    got.append(next(self._iterator))
+            except StopIteration:
+                done = True
+            except _OutOfBudget:
+                pass
+            finally:
+                search.on_chunk = previous
+        # Stopped by n or the budget just as the search ended: nothing is left either.
+        done = done or (not self._peeked and not self._heads and search.done)
+        walked = self.progress()
+        rest = 0.0 if done else search.estimate(samples, seed=0).solutions * (1.0 - walked)
+        return Taken(got, done, walked, rest, self.checkpoint())
 
     def diagram(self, max_nodes: int | None = None) -> Diagram[T]:
         """The solutions of the exact cover behind this stream as a diagram of its

@@ -318,3 +318,39 @@ def test_cli_knights_count_by_the_program_stops_at_a_time_limit_and_resumes_exac
     # Without a run file the line says how to keep one.
     assert main([*board, "--time-limit", "1e-9"]) == EXIT_BUDGET
     assert "--checkpoint FILE saves the count" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("nodes", [1, 37, 500, 10**9])
+def test_listings_within_node_budgets_resume_to_the_whole_listing(nodes: int) -> None:
+    whole = queens(8).take(100)
+    got: list[object] = []
+    stream = queens(8)
+    rounds = 0
+    while True:
+        part = stream.take_within(nodes=nodes)
+        rounds += 1
+        got += part.solutions
+        assert 0 <= part.progress <= 1 and part.rest >= 0
+        if part.done:
+            break
+        stream = queens(8).resume(part.checkpoint)  # a fresh process would do the same
+    assert got == whole and rounds >= (1 if nodes > 2000 else 2)
+
+
+def test_listing_within_n_a_filter_and_a_time_budget() -> None:
+    odd = queens(8).filter(lambda q: q[0] % 2 == 1)
+    part = odd.take_within(5)
+    assert part.solutions == queens(8).filter(lambda q: q[0] % 2 == 1).take(5)
+    assert not part.done and part.rest > 0
+    # The same stream reads on where it stopped.
+    assert odd.take_within().solutions == queens(8).filter(lambda q: q[0] % 2 == 1).take(100)[5:]
+    # A time budget already spent reads nothing and keeps the place.
+    s = queens(6)
+    part = s.take_within(seconds=0)
+    assert part.solutions == [] and not part.done and s.take(4) == queens(6).take(4)
+    assert queens(6).take_within(2).solutions == queens(6).take(2)
+    for bad in ({"n": -1}, {"seconds": -1.0}, {"nodes": 0}):
+        with pytest.raises(ValueError, match="take_within"):
+            queens(6).take_within(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="slice"):
+        queens(6).slice(1, 3).take_within(1)
