@@ -508,7 +508,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="sudoku: nodes a clue's proof may take (for 25x25)",
     )
     generate.add_argument(
-        "--output", "-o", metavar="FILE", help="write to FILE (replaced only when the run succeeds)"
+        "--time-limit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="make no new puzzle after SECONDS (looked at between puzzles; exit status 5, "
+        "what was made is kept, and the line says how to go on)",
+    )
+    generate.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write to FILE (replaced only when the run succeeds or stops at --time-limit)",
     )
     generate.add_argument("--quiet", "-q", action="store_true", help="no statistics on stderr")
     generate.add_argument(
@@ -1805,9 +1815,24 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     # Several kakuro in JSON make one array, a puzzle a line: the kakuro reader takes
     # an array of puzzles, not lines of objects.
     array = args.puzzle == "kakuro" and args.format == "json" and args.number > 1
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+    status = EXIT_OK
     try:
         for i in range(args.number):
             seed = None if args.first_seed is None else args.first_seed + i
+            if i > 0 and deadline is not None and time.monotonic() >= deadline:
+                after = (
+                    f"go on with --seed {seed} --count {args.number - i}"
+                    if seed is not None
+                    else "the rest are new puzzles from fresh seeds"
+                )
+                print(
+                    f"lazysearch generate {args.puzzle}: time limit of {args.time_limit:g} s "
+                    f"reached after {i} of {args.number} puzzles; {after}",
+                    file=sys.stderr,
+                )
+                status = EXIT_BUDGET
+                break
             if args.puzzle == "sudoku":
                 out.write(_generated_sudoku(args, seed, json))
             else:
@@ -1822,7 +1847,7 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if bar is not None:
             bar.close()
-    return EXIT_OK
+    return status
 
 
 def longrun_bar(desc: str) -> Any:
@@ -1987,6 +2012,8 @@ def _run_command(args: argparse.Namespace) -> int:
     finally:
         if output is not None:
             going_on = status in (EXIT_INTERRUPTED, EXIT_BUDGET) and _written_as_it_goes(args)
+            # generate stopped by --time-limit: the puzzles made are whole, and kept.
+            going_on = going_on or (status == EXIT_BUDGET and args.command == "generate")
             output.finish(keep=status == EXIT_OK or going_on)
 
 

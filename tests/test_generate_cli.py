@@ -110,3 +110,23 @@ def test_bad_arguments_are_one_line(
     status, out, err = run(argv, capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_a_time_limit_keeps_the_puzzles_made_and_says_how_to_go_on(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from lazysearch.cli import EXIT_BUDGET
+
+    whole = tmp_path / "whole.txt"
+    first = tmp_path / "first.txt"
+    rest = tmp_path / "rest.txt"
+    base = ["generate", "sudoku", "--box", "2x2", "-q"]
+    assert run([*base, "--seed", "1", "--count", "3", "-o", str(whole)], capsys)[0] == 0
+    # A limit already spent after the first puzzle: one made, kept, and the way on.
+    status, _, err = run(
+        [*base, "--seed", "1", "--count", "3", "--time-limit", "1e-9", "-o", str(first)], capsys
+    )
+    assert status == EXIT_BUDGET and err.count("\n") == 1
+    assert "reached after 1 of 3 puzzles; go on with --seed 2 --count 2" in err
+    assert run([*base, "--seed", "2", "--count", "2", "-o", str(rest)], capsys)[0] == 0
+    assert first.read_text() + rest.read_text() == whole.read_text()
