@@ -108,8 +108,9 @@ class Taken(NamedTuple):
     """What a listing within a budget got (:meth:`lazysearch.stream.Solutions.take_within`).
 
     ``solutions``: those read by this call, in order; ``done``: whether the stream was
-    read to its end (after exactly ``n`` it may have none left and still say False); ``progress``, ``rest`` and ``checkpoint`` as in :class:`Partial` (``rest``
-    counts the search's own solutions, before any filter of the stream).
+    read to its end (after exactly ``n`` it may have none left and still say False);
+    ``progress``, ``rest`` and ``checkpoint`` as in :class:`Partial` (``rest`` counts
+    the search's own solutions, before any filter of the stream).
     """
 
     solutions: list[Any]
