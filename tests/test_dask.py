@@ -25,12 +25,24 @@ from lazysearch.errors import LazysearchError
 distributed = pytest.importorskip("distributed")
 
 
+def _local_cluster() -> Any:
+    """Two worker processes of one thread each, no dashboard."""
+    return distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as local:
+    with _local_cluster() as local:
         yield local
+
+
+@contextlib.contextmanager
+def _fresh_cluster() -> Iterator[Any]:
+    """A cluster of its own, for a test that kills one of its workers; yields a client."""
+    with _local_cluster() as local, distributed.Client(local) as client:
+        yield client
 
 
 def test_counts_over_a_local_cluster(cluster: Any) -> None:
@@ -165,12 +177,7 @@ def test_a_worker_killed_mid_count_gives_the_exact_total(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _gate(monkeypatch, tmp_path, free=0)
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as local,
-        distributed.Client(local) as client,
-    ):
+    with _fresh_cluster() as client:
         executor = client.get_executor()
         thread, out = _in_thread(lambda: queens(10).count(executor=executor, workers=2))
         _until(lambda: len({pid for pid, _ in _started(tmp_path)}) == 2, "both workers busy")
@@ -325,12 +332,7 @@ def test_a_worker_killed_mid_listing_lists_every_solution_once_in_order(
     monkeypatch.setattr(
         parallel, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
     )
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as local,
-        distributed.Client(local) as client,
-    ):
+    with _fresh_cluster() as client:
         executor = client.get_executor()
         run = tmp_path / "run.json"
         listing = parallel.Listing(queens(10).search, executor=executor, workers=2, checkpoint=run)
