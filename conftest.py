@@ -1,12 +1,20 @@
 """Root pytest configuration: what the doctest collector must not import."""
 
 import os
+import signal
 
 from lazysearch import _ENGINES
 
 # An install without compiled engines warns once per process (NotCompiledWarning); the
 # suite, and the command lines it starts, keep quiet (tests/test_packaging.py checks it).
 os.environ.setdefault("LAZYSEARCH_QUIET", "1")
+
+# A suite started with ``&`` by a shell without job control (a CI script's background
+# job, a soak loop) inherits SIGINT ignored, Python leaves it so, and the command lines
+# the tests start would inherit it too and never see the Ctrl-C some tests send (a run
+# went on to exit 0 instead of 130). A handler, unlike "ignored", is not inherited.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # __main__ runs the command line on import; the engine source is shadowed by its
 # compiled extension when one is built, so its doctest collection would mismatch.

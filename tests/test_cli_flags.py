@@ -370,13 +370,6 @@ def test_the_json_puzzle_field_is_its_number_everywhere(
 # -- Ctrl-C -------------------------------------------------------------------------------------
 
 
-def _default_ctrl_c() -> None:
-    # A job started with ``&`` by a shell without job control (a CI script, a soak
-    # loop) inherits SIGINT ignored, and Python then leaves it ignored: the run would
-    # never see the Ctrl-C this test sends.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @contextlib.contextmanager
 def _lazysearch(*argv: str) -> Iterator[subprocess.Popen[str]]:
     """A ``lazysearch`` process, killed on the way out if a failed check left it running."""
@@ -385,8 +378,7 @@ def _lazysearch(*argv: str) -> Iterator[subprocess.Popen[str]]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_ctrl_c,
-    )
+    )  # (SIGINT is not left ignored: see conftest.py)
     try:
         yield run
     finally:
