@@ -730,12 +730,10 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     (
         lambda a: (
             getattr(a, "method", None) == "memo"
-            and any(
-                _given(a, f) for f in ("workers", "scheduler", "checkpoint", "resume", "progress")
-            )
+            and any(_given(a, f) for f in ("workers", "scheduler", "progress"))
         ),
-        "--method memo counts in one process from the start, with no position to save or "
-        "show: leave out --workers, --scheduler, --checkpoint, --resume and --progress",
+        "--method memo counts in one process, its checkpoint a table and not a position "
+        "to show: leave out --workers, --scheduler and --progress",
     ),
     (
         lambda a: (
@@ -1044,6 +1042,12 @@ def _run(
             file=out,
         )
         return EXIT_OK
+    if (
+        args.count
+        and getattr(args, "method", None) == "memo"
+        and any(_given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit"))
+    ):
+        return _count_by_memo(args, stream, out, started, tag)
     mode = "count" if args.count else "list"
     if args.checkpoint and args.checkpoint != args.resume:
         longrun.check_writable(args.checkpoint)
@@ -1255,6 +1259,91 @@ def _run(
             file=sys.stderr,
         )
         return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _count_by_memo(
+    args: argparse.Namespace, stream: Any, out: TextIO, started: float, tag: Tag
+) -> int:
+    """``--count --method memo`` with a budget or a checkpoint: the memo table is saved
+    to ``--checkpoint FILE`` every few seconds, at a limit and at Ctrl-C / SIGTERM, and
+    read back by ``--resume FILE`` (:func:`lazysearch.exactcover.memo.count_within`)."""
+    import signal
+
+    from .exactcover import memo
+
+    stops: list[int] = []
+    out_of_time: list[bool] = []
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    def stop() -> bool:
+        """Looked at between chunks of the walk: Ctrl-C / SIGTERM, or the time spent."""
+        if deadline is not None and not stops and time.monotonic() >= deadline:
+            out_of_time.append(True)
+        return bool(stops or out_of_time)
+
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
+    try:
+        part = memo.count_within(
+            stream.search,
+            None,
+            args.node_limit,
+            checkpoint=args.checkpoint,
+            every=args.checkpoint_every or memo.DEFAULT_CHECKPOINT_EVERY,
+            resume=args.resume,
+            stop=stop,
+        )
+    except OSError as exc:
+        name = exc.filename or args.resume or args.checkpoint
+        raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        print(
+            f"lazysearch {args.command}: {tag.text}interrupted; --checkpoint FILE saves "
+            "the memo table to go on with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    record = part.checkpoint
+    found = int(record["found"])
+    nodes = int(record["nodes"])
+    if not part.done:
+        going_on = (
+            f"go on with --resume {args.checkpoint}"
+            if args.checkpoint
+            else "--checkpoint FILE saves the memo table to go on with --resume FILE"
+        )
+        if stops:
+            why, status = "stopped", EXIT_INTERRUPTED
+        elif out_of_time:
+            why, status = f"time limit of {args.time_limit:g} s reached", EXIT_BUDGET
+        else:
+            why, status = "node limit reached", EXIT_BUDGET
+        print(
+            f"lazysearch {args.command}: {tag.text}{why} after {found} "
+            f"solution{'' if found == 1 else 's'} below the finished subproblems, "
+            f"{len(record['table'])} subproblems in the table, {nodes} nodes, "
+            f"{100 * part.progress:.1f}% of the tree; about {part.rest:.3g} more by "
+            f"Knuth's estimate; {going_on}",
+            file=sys.stderr,
+        )
+        return status
+    _print_count(args, out, found, tag)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{tag.text}{found} solution{'' if found == 1 else 's'}, {nodes} nodes, "
+            f"{len(record['table'])} subproblems, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
