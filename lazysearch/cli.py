@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
 from ._machine import available_memory
-from .errors import LazysearchError, TooLargeError
+from .errors import CheckpointError, LazysearchError, TooLargeError
 
 if TYPE_CHECKING:
     from .parallel import Listing
@@ -1049,6 +1049,12 @@ def _run(
             record = longrun.load(args.resume, command=args.command, mode=mode)
         except OSError as exc:
             raise CliError(f"cannot read {args.resume}: {exc.strerror or exc}") from None
+        except CheckpointError as exc:
+            if _memo_checkpoint(args.resume):
+                raise CliError(
+                    f"{args.resume} is a checkpoint of a count by memo: add --method memo"
+                ) from None
+            raise exc from None
         planned = "plan" in record
         if not planned:
             stream = stream.resume(record["search"])
@@ -1244,6 +1250,18 @@ def _run(
         )
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _memo_checkpoint(path: str) -> bool:
+    """Whether ``path`` holds a memo count's checkpoint (to say so when a run without
+    ``--method memo`` is asked to resume it)."""
+    from .exactcover.memo import CHECKPOINT_FORMAT
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return f'"format":"{CHECKPOINT_FORMAT}"' in handle.read(200)
+    except (OSError, ValueError):
+        return False
 
 
 def _count_by_memo(

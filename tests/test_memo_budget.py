@@ -246,6 +246,18 @@ def test_cli_refuses_a_foreign_or_torn_checkpoint(
     assert err.count("\n") == 1 and "torn or not JSON" in err and "Traceback" not in err
 
 
+def test_cli_resuming_a_memo_table_without_method_memo_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "run.json"
+    argv = ["queens", "6", "--count", "--checkpoint", str(path)]
+    assert main([*argv, "--method", "memo", "--node-limit", "5"]) == 5
+    capsys.readouterr()
+    assert main(["queens", "6", "--count", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a checkpoint of a count by memo: add --method memo" in err
+
+
 def test_cli_still_refuses_what_memo_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["queens", "6", "--count", "--method", "memo", "--workers", "2"]) == 2
     assert "leave out --workers, --scheduler and --progress" in capsys.readouterr().err
