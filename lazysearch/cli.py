@@ -201,7 +201,7 @@ def _add_run_options(
         type=_seconds,
         metavar="SECONDS",
         help="seconds between checkpoints (default 5; 60 for knights --count by "
-        "the program, whose table may take a second to write)",
+        "the program and --count --method memo, whose tables may take seconds to write)",
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
