@@ -21,6 +21,7 @@ from lazysearch import ExactCover, langford, polyomino, queens
 from lazysearch.cli import main
 from lazysearch.errors import CheckpointError, LazysearchError, MemoLimitError
 from lazysearch.exactcover import memo
+from lazysearch.longrun import digest
 
 from .test_memo import Problem, recurring_problems
 
@@ -158,6 +159,12 @@ def test_a_torn_altered_or_foreign_checkpoint_is_refused(tmp_path: Path) -> None
         memo.count_within(dominoes(6, 4).search, resume=path)
     with pytest.raises(CheckpointError, match="another problem"):
         memo.count_within(dominoes(4, 5).search, resume=record)
+    # A table with the right digest and a key that is no subproblem: damaged.
+    forged = {**record, "table": [["-1", "1"]]}
+    fields = ("problem", "found", "nodes", "table")
+    forged["sha256"] = digest([forged[field] for field in fields])
+    with pytest.raises(CheckpointError, match="checkpoint is damaged"):
+        memo.count_within(dominoes(4, 6).search, resume=forged)
     knights = tmp_path / "knights.json"
     knights.write_text('{"format": "lazysearch-knights-count", "version": 1}')
     with pytest.raises(CheckpointError, match=r"knights\.json: not a checkpoint of a memo"):

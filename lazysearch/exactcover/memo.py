@@ -255,11 +255,11 @@ def checkpoint_record(
     ``problem`` is :func:`problem_digest`; ``found`` the solutions below the finished
     subproblems on the walk's way (the count so far), ``progress`` the fraction of the
     tree walked (Knuth's measure), ``nodes`` the nodes entered so far.  Keys and counts
-    are decimal strings (exact in any JSON reader), the table sorted by key, and
+    are decimal strings (exact in any JSON reader), in the table's order, and
     ``sha256`` is :func:`lazysearch.longrun.digest` of ``[problem, found, nodes,
     table]``, so an altered or torn file is refused.  Never pickle.
     """
-    pairs = [[str(key), str(table[key])] for key in sorted(table)]
+    pairs = [[str(key), str(n)] for key, n in table.items()]
     problem = problem_digest(cover)
     from ..longrun import digest
 
@@ -330,17 +330,18 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
         and not isinstance(nodes, bool)
         and nodes >= 0
         and isinstance(pairs, list)
-        and all(
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(x, str) and x.isascii() and x.isdigit() for x in pair)
-            for pair in pairs
-        )
     ):
         raise CheckpointError(f"{name}: checkpoint is damaged (found={found!r}, nodes={nodes!r})")
     if record.get("sha256") != digest([record["problem"], found, nodes, pairs]):
         raise CheckpointError(f"{name}: the table does not match its sha256: altered or damaged")
-    table = {int(key): int(n) for key, n in pairs}
+    # The digest matched, so the pairs are as written; read them in one pass (checking
+    # each string first cost more than the rest of a resumed run of 20,000 nodes).
+    try:
+        table = {int(key): int(n) for key, n in pairs}
+    except (TypeError, ValueError):
+        table = {-1: -1}
+    if table and (min(table) < 0 or min(table.values()) < 0):
+        raise CheckpointError(f"{name}: checkpoint is damaged (a key or count is no count)")
     return Saved(table, int(found), float(progress), nodes)
 
 
