@@ -365,6 +365,10 @@ class Solutions(Generic[T]):
             finished subtree's count in, and one to go on from (only the unfinished
             subtrees are counted, by any number of workers); see docs/long-runs.md.
             A resumed count returns the count of the whole run the file began.
+            With ``method="memo"`` (one process): a file to keep the memo table in
+            (every minute, at Ctrl-C and at the end) and one to go on from
+            (:func:`lazysearch.exactcover.memo.count_within`); the count returned is
+            the whole count.
 
         Raises
         ------
@@ -388,6 +392,12 @@ class Solutions(Generic[T]):
                 "count(method='memo') counts the exact cover itself, so it takes no workers "
                 "and no filter/map/slice steps"
             )
+        if method == "memo" and (checkpoint is not None or resume is not None):
+            # The table is the checkpoint: written every minute, at Ctrl-C and at the end.
+            part = memo.count_within(
+                self._search, max_nodes=max_nodes, checkpoint=checkpoint, resume=resume
+            )
+            return int(part.checkpoint["found"])
         if (checkpoint is not None or resume is not None) and workers is None and executor is None:
             raise LazysearchError(
                 "count(checkpoint=..., resume=...) keeps a parallel count's plan: give "

@@ -104,6 +104,17 @@ def test_the_library_reaches_it_from_a_stream(tmp_path: Path) -> None:
     assert stream.search.done and stream.stats.solutions == 6728
 
 
+def test_count_by_memo_keeps_and_resumes_its_table(tmp_path: Path) -> None:
+    path = tmp_path / "memo.json"
+    part = dominoes(6, 6).count_within(nodes=60, method="memo", checkpoint=path)
+    assert not part.done
+    assert dominoes(6, 6).count(method="memo", checkpoint=path, resume=path) == 6728
+    assert len(json.loads(path.read_text())["table"]) > len(part.checkpoint["table"])
+    # (without workers, checkpoint= and resume= are the memo table's alone)
+    with pytest.raises(LazysearchError, match="give workers"):
+        dominoes(6, 6).count(checkpoint=path)
+
+
 def test_a_table_that_outgrows_max_nodes_is_saved_first(tmp_path: Path) -> None:
     path = tmp_path / "memo.json"
     with pytest.raises(MemoLimitError, match="max_nodes=50"):
