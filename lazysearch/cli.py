@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
 from ._machine import available_memory
-from .errors import LazysearchError, TooLargeError
+from .errors import CheckpointError, LazysearchError, TooLargeError
 
 if TYPE_CHECKING:
     from .parallel import Listing
@@ -201,7 +201,7 @@ def _add_run_options(
         type=_seconds,
         metavar="SECONDS",
         help="seconds between checkpoints (default 5; 60 for knights --count by "
-        "the program, whose table may take a second to write)",
+        "the program and --count --method memo, whose tables may take seconds to write)",
     )
     long.add_argument(
         "--resume", metavar="FILE", help="go on from a run file written by --checkpoint"
@@ -730,12 +730,10 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     (
         lambda a: (
             getattr(a, "method", None) == "memo"
-            and any(
-                _given(a, f) for f in ("workers", "scheduler", "checkpoint", "resume", "progress")
-            )
+            and any(_given(a, f) for f in ("workers", "scheduler", "progress"))
         ),
-        "--method memo counts in one process from the start, with no position to save or "
-        "show: leave out --workers, --scheduler, --checkpoint, --resume and --progress",
+        "--method memo counts in one process, its checkpoint a table and not a position "
+        "to show: leave out --workers, --scheduler and --progress",
     ),
     (
         lambda a: (
@@ -751,22 +749,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         lambda a: (_given(a, "time_limit") or _given(a, "node_limit")) and _given(a, "estimate"),
         "--time-limit and --node-limit stop a search, and --estimate searches nothing: "
         "leave out --estimate",
-    ),
-    (
-        lambda a: _given(a, "node_limit") and a.command == "knights" and _given(a, "count"),
-        "--node-limit follows one search, and knights --count adds up several (or counts "
-        "frontiers by its program, which --time-limit stops): list the tours, or use "
-        "--time-limit with --method dp",
-    ),
-    (
-        lambda a: (
-            _given(a, "time_limit")
-            and a.command == "knights"
-            and _given(a, "count")
-            and a.method not in (None, "auto", "dp")
-        ),
-        "--time-limit stops knights --count only by the program (--method dp): counting by "
-        "walking or joining adds up several searches",
     ),
     (
         lambda a: _given(a, "checkpoint_every") and not _given(a, "checkpoint"),
@@ -1044,6 +1026,12 @@ def _run(
             file=out,
         )
         return EXIT_OK
+    if (
+        args.count
+        and getattr(args, "method", None) == "memo"
+        and any(_given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit"))
+    ):
+        return _count_by_memo(args, stream, out, started, tag)
     mode = "count" if args.count else "list"
     if args.checkpoint and args.checkpoint != args.resume:
         longrun.check_writable(args.checkpoint)
@@ -1061,6 +1049,12 @@ def _run(
             record = longrun.load(args.resume, command=args.command, mode=mode)
         except OSError as exc:
             raise CliError(f"cannot read {args.resume}: {exc.strerror or exc}") from None
+        except CheckpointError as exc:
+            if _memo_checkpoint(args.resume):
+                raise CliError(
+                    f"{args.resume} is a checkpoint of a count by memo: add --method memo"
+                ) from None
+            raise exc from None
         planned = "plan" in record
         if not planned:
             stream = stream.resume(record["search"])
@@ -1255,6 +1249,103 @@ def _run(
             file=sys.stderr,
         )
         return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _memo_checkpoint(path: str) -> bool:
+    """Whether ``path`` holds a memo count's checkpoint (to say so when a run without
+    ``--method memo`` is asked to resume it)."""
+    from .exactcover.memo import CHECKPOINT_FORMAT
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return f'"format":"{CHECKPOINT_FORMAT}"' in handle.read(200)
+    except (OSError, ValueError):
+        return False
+
+
+def _count_by_memo(
+    args: argparse.Namespace, stream: Any, out: TextIO, started: float, tag: Tag
+) -> int:
+    """``--count --method memo`` with a budget or a checkpoint: the memo table is saved
+    to ``--checkpoint FILE`` every few seconds, at a limit and at Ctrl-C / SIGTERM, and
+    read back by ``--resume FILE`` (:func:`lazysearch.exactcover.memo.count_within`)."""
+    import signal
+
+    from .exactcover import memo
+
+    stops: list[int] = []
+    out_of_time: list[bool] = []
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    def stop() -> bool:
+        """Looked at between chunks of the walk: Ctrl-C / SIGTERM, or the time spent."""
+        if deadline is not None and not stops and time.monotonic() >= deadline:
+            out_of_time.append(True)
+        return bool(stops or out_of_time)
+
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
+    try:
+        part = memo.count_within(
+            stream.search,
+            None,
+            args.node_limit,
+            checkpoint=args.checkpoint,
+            every=args.checkpoint_every or memo.DEFAULT_CHECKPOINT_EVERY,
+            resume=args.resume,
+            stop=stop,
+        )
+    except OSError as exc:
+        name = exc.filename or args.resume or args.checkpoint
+        raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        print(
+            f"lazysearch {args.command}: {tag.text}interrupted; --checkpoint FILE saves "
+            "the memo table to go on with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    record = part.checkpoint
+    found = int(record["found"])
+    nodes = int(record["nodes"])
+    if not part.done:
+        going_on = (
+            f"go on with --resume {args.checkpoint}"
+            if args.checkpoint
+            else "--checkpoint FILE saves the memo table to go on with --resume FILE"
+        )
+        if stops:
+            why, status = "stopped", EXIT_INTERRUPTED
+        elif out_of_time:
+            why, status = f"time limit of {args.time_limit:g} s reached", EXIT_BUDGET
+        else:
+            why, status = "node limit reached", EXIT_BUDGET
+        print(
+            f"lazysearch {args.command}: {tag.text}{why} after {found} "
+            f"solution{'' if found == 1 else 's'} below the finished subproblems, "
+            f"{len(record['table'])} subproblems in the table, {nodes} nodes, "
+            f"{100 * part.progress:.1f}% of the tree; about {part.rest:.3g} more by "
+            f"Knuth's estimate; {going_on}",
+            file=sys.stderr,
+        )
+        return status
+    _print_count(args, out, found, tag)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(
+            f"{tag.text}{found} solution{'' if found == 1 else 's'}, {nodes} nodes, "
+            f"{len(record['table'])} subproblems, {elapsed:.3f} s",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
@@ -1517,12 +1608,24 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         method = args.method or "auto"
         if method == "auto" and not (args.workers or args.scheduler):
             method = kt._auto_method(rows, cols, args.closed)
-        if method == "dp" and (args.checkpoint or args.resume or args.progress or args.time_limit):
-            return _count_by_program(args, out, rows, cols, started)
-        if args.time_limit is not None:
+        budgeted = any(
+            _given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit")
+        )
+        if method == "dp" and args.node_limit is not None:
             raise CliError(
-                f"--time-limit stops knights --count only by the program (--method dp), and "
-                f"{rows}x{cols} is counted by {method} here: add --method dp"
+                f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "
+                "(--method dp), which enters no nodes: use --time-limit, or --method enumerate"
+            )
+        if method == "dp" and (budgeted or args.progress):
+            return _count_by_program(args, out, rows, cols, started)
+        if method == "join" and budgeted:
+            return _count_by_join(args, out, rows, cols, started)
+        if method == "enumerate" and budgeted:
+            return _count_by_walking(args, out, rows, cols, started)
+        if args.time_limit is not None or args.node_limit is not None:
+            raise CliError(
+                "--time-limit and --node-limit stop knights --count in one process: leave "
+                "out --workers and --scheduler, or give --method enumerate"
             )
         _single_search(
             args, 2, "counting tours by symmetry runs several (--method dp counts in one)"
@@ -1644,6 +1747,140 @@ def _count_by_program(
             f"{found} {what}, at most {result.peak_states} frontiers, {elapsed:.3f} s",
             file=sys.stderr,
         )
+    return EXIT_OK
+
+
+def _directed(args: argparse.Namespace, found: int, rows: int, cols: int) -> tuple[int, str]:
+    """A count of cycles (closed) or directed tours (open) in the terms asked for."""
+    if not args.closed:
+        return found, "directed tours"
+    if args.directed:
+        return found * (2 if args.start is not None else 2 * rows * cols), "directed tours"
+    return found, "closed tours, each cycle once"
+
+
+def _count_by_walking(
+    args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: float
+) -> int:
+    """``--count --method enumerate`` within ``--time-limit`` / ``--node-limit``, with
+    ``--checkpoint`` / ``--resume``: the searches the count adds up, walked one after
+    the other (:func:`lazysearch.knights.walking.count_within`)."""
+    import signal
+
+    from .knights import walking
+
+    if args.workers or args.scheduler:
+        raise CliError(
+            "knights --count walks its searches in one process when it has a limit or a "
+            "checkpoint: leave out --workers and --scheduler"
+        )
+    if args.progress:
+        raise CliError("--progress: counting tours by walking shows no bar (--method dp does)")
+    stops: list[int] = []
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
+    try:
+        part = walking.count_within(
+            rows,
+            cols,
+            start=None if args.closed else args.start,
+            closed=args.closed,
+            seconds=args.time_limit,
+            nodes=args.node_limit,
+            checkpoint=args.checkpoint,
+            every=args.checkpoint_every or 5.0,
+            resume=args.resume,
+            stop=lambda: bool(stops),
+        )
+    except OSError as exc:
+        name = exc.filename or args.resume or args.checkpoint
+        raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
+    except KeyboardInterrupt:
+        print(
+            "lazysearch knights: interrupted; --checkpoint FILE saves a count to go on "
+            "with --resume FILE",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    found, what = _directed(args, part.count, rows, cols)
+    if not part.done:
+        going_on = (
+            f"go on with --resume {args.checkpoint}"
+            if args.checkpoint
+            else "--checkpoint FILE saves the count to go on with --resume FILE"
+        )
+        if stops:
+            why, status = "stopped", EXIT_INTERRUPTED
+        elif args.node_limit is not None and part.nodes >= args.node_limit:
+            why, status = "node limit reached", EXIT_BUDGET
+        else:
+            why, status = f"time limit of {args.time_limit:g} s reached", EXIT_BUDGET
+        print(
+            f"lazysearch knights: {why} after {found} {what} in {part.finished} of "
+            f"{part.searches} searches and {100 * part.progress:.1f}% of the next, "
+            f"{part.nodes} nodes; {going_on}",
+            file=sys.stderr,
+        )
+        return status
+    _print_count(args, out, found, _NO_TAG)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(f"{found} {what}, {part.nodes} nodes, {elapsed:.3f} s", file=sys.stderr)
+    return EXIT_OK
+
+
+def _count_by_join(
+    args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: float
+) -> int:
+    """``--count --method join`` within ``--time-limit``: looked at after each square
+    of the halves' sweep and of the transfer; no checkpoint (docs/long-runs.md says why)."""
+    from . import _native, longrun
+
+    if not args.closed:
+        raise CliError("--method join counts closed tours only: give --closed")
+    if args.node_limit is not None or args.checkpoint or args.resume:
+        raise CliError(
+            "--method join takes --time-limit only: it enters no nodes, and its state is "
+            "two tables of half-board frontiers that it keeps no checkpoint of; "
+            "--method dp counts the same tours with --checkpoint and --resume"
+        )
+    from .knights.solver import no_tour_reason
+
+    deadline = time.monotonic() + args.time_limit
+    reached: list[str] = []
+
+    def tick(where: str) -> None:
+        if time.monotonic() >= deadline:
+            reached.append(where)
+            raise longrun.Stop
+
+    found = 0
+    if not no_tour_reason(rows, cols, closed=True):
+        try:
+            join = _native.load("lazysearch.knights._join")
+            found = join.join_count(rows, cols, tick=tick).count
+        except longrun.Stop:
+            print(
+                f"lazysearch knights: time limit of {args.time_limit:g} s reached at "
+                f"{reached[0]}, with no count yet (the join counts at its end, and keeps "
+                "no checkpoint: --method dp does)",
+                file=sys.stderr,
+            )
+            return EXIT_BUDGET
+    found, what = _directed(args, found, rows, cols)
+    _print_count(args, out, found, _NO_TAG)
+    if not args.quiet:
+        elapsed = time.perf_counter() - started
+        print(f"{found} {what}, {elapsed:.3f} s", file=sys.stderr)
     return EXIT_OK
 
 

@@ -90,6 +90,16 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
         raise
 
 
+def digest(value: Any) -> str:
+    """The sha256 (hex) of ``value`` written as compact JSON: what a checkpoint with a
+    table (a count by a program, or by memo) keeps to refuse an altered or torn file."""
+    import hashlib
+    import json
+
+    text = json.dumps(value, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def _temporary_prefix(path: str) -> str:
     """The start of the names of ``path``'s temporary files (the writer's pid follows)."""
     return f".lazysearch-{os.path.basename(path)}."

@@ -365,6 +365,10 @@ class Solutions(Generic[T]):
             finished subtree's count in, and one to go on from (only the unfinished
             subtrees are counted, by any number of workers); see docs/long-runs.md.
             A resumed count returns the count of the whole run the file began.
+            With ``method="memo"`` (one process): a file to keep the memo table in
+            (every minute, at Ctrl-C and at the end) and one to go on from
+            (:func:`lazysearch.exactcover.memo.count_within`); the count returned is
+            the whole count.
 
         Raises
         ------
@@ -388,6 +392,12 @@ class Solutions(Generic[T]):
                 "count(method='memo') counts the exact cover itself, so it takes no workers "
                 "and no filter/map/slice steps"
             )
+        if method == "memo" and (checkpoint is not None or resume is not None):
+            # The table is the checkpoint: written every minute, at Ctrl-C and at the end.
+            part = memo.count_within(
+                self._search, max_nodes=max_nodes, checkpoint=checkpoint, resume=resume
+            )
+            return int(part.checkpoint["found"])
         if (checkpoint is not None or resume is not None) and workers is None and executor is None:
             raise LazysearchError(
                 "count(checkpoint=..., resume=...) keeps a parallel count's plan: give "
@@ -427,11 +437,21 @@ class Solutions(Generic[T]):
         samples: int = 1000,
         *,
         workers: int | None = None,
+        method: str = "enumerate",
+        max_nodes: int | None = None,
+        checkpoint: str | os.PathLike[str] | None = None,
+        resume: str | os.PathLike[str] | dict[str, Any] | None = None,
     ) -> Partial:
         """Count for at most ``seconds`` and ``nodes`` nodes, then stop: what was counted,
         the fraction walked, Knuth's estimate of the rest and a checkpoint to go on with
         :meth:`resume` (:meth:`lazysearch.search.Search.count_within`; with ``workers``,
         in that many processes, and the checkpoint is a plan's run record).
+
+        With ``method="memo"`` the count is by memoized subproblems from a fresh stream
+        (:func:`lazysearch.exactcover.memo.count_within`): the checkpoint is the memo
+        table, written to the file ``checkpoint`` too if given, and a fresh stream goes
+        on from it with ``count_within(method="memo", resume=part.checkpoint)`` (or the
+        file); ``max_nodes`` bounds the table as in :meth:`count`.
 
         >>> from lazysearch import queens
         >>> part = queens(8).count_within(nodes=500)
@@ -448,6 +468,32 @@ class Solutions(Generic[T]):
             raise ValueError(
                 "count_within() counts the search's own solutions and cannot run this "
                 "stream's filter/map/slice steps; iterate with a budget of your own instead"
+            )
+        if method not in ("enumerate", "memo"):
+            raise LazysearchError(
+                f"count_within() method must be 'enumerate' or 'memo', got {method!r}"
+            )
+        if method == "memo":
+            from .exactcover import memo
+
+            if workers is not None or self._peeked:
+                raise LazysearchError(
+                    "count_within(method='memo') counts the exact cover from its start in "
+                    "one process: no workers, and a stream not yet read from"
+                )
+            return memo.count_within(
+                self._search,
+                seconds,
+                nodes,
+                samples,
+                max_nodes=max_nodes,
+                checkpoint=checkpoint,
+                resume=resume,
+            )
+        if max_nodes is not None or checkpoint is not None or resume is not None:
+            raise LazysearchError(
+                "count_within() takes max_nodes, checkpoint and resume with method='memo' "
+                "(an enumeration goes on with resume(part.checkpoint))"
             )
         pending = self._take_pending()
         part = self._search.count_within(seconds, nodes, samples, workers=workers)

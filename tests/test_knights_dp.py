@@ -495,7 +495,8 @@ def test_cli_checkpoints_and_resumes_a_count(
     assert main(["knights", "3", "12", "--closed", "--count", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert "is a checkpoint of 3x10 closed tours, not of 3x12" in err and err.count("\n") == 1
-    # A count by walking has no table to save.
+    # A count by walking keeps a checkpoint of its own kind, and leaves the program's be.
     walk = ["knights", "5", "--count", "--method", "enumerate", "--checkpoint", str(path)]
     assert main(walk) == 2
-    assert "--method dp counts in one" in capsys.readouterr().err
+    assert "is not a checkpoint of a knight's tour count by walking" in capsys.readouterr().err
+    assert json.loads(path.read_text())["format"] == "lazysearch-knights-count"

@@ -90,13 +90,11 @@ def test_cli_budgets_are_refused_where_they_cannot_apply(
 ) -> None:
     assert main(["queens", "8", "--estimate", "--node-limit", "5"]) == 2
     assert "leave out --estimate" in capsys.readouterr().err
-    assert main(["knights", "5", "--count", "--node-limit", "5"]) == 2
-    assert "knights --count adds up" in capsys.readouterr().err
-    assert main(["knights", "5", "--count", "--method", "enumerate", "--time-limit", "9"]) == 2
-    assert "only by the program (--method dp)" in capsys.readouterr().err
-    # auto counts 5x5 by walking: the limit asks for the program.
-    assert main(["knights", "5", "--count", "--time-limit", "9"]) == 2
-    assert "add --method dp" in capsys.readouterr().err
+    # (knights --count by walking takes them: tests/test_knights_budget.py)
+    assert main(["knights", "6", "--count", "--method", "dp", "--node-limit", "5"]) == 2
+    assert "which enters no nodes" in capsys.readouterr().err
+    assert main(["knights", "5", "--count", "--workers", "2", "--time-limit", "9"]) == 2
+    assert "in one process" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["queens", "8", "--time-limit", "0"])
     assert exit_info.value.code == 2

@@ -501,6 +501,44 @@ class MemoEngine:
         """How many subproblems the table holds."""
         return len(self.table)
 
+    def saved(self) -> dict:
+        """The table itself (subproblem key to count): all a stopped count needs to go
+        on, for the finished subproblems are what the walk would otherwise redo."""
+        return self.table
+
+    def restore(self, table: dict) -> None:
+        """Start from ``table`` (a :meth:`saved` one of the same problem): the walk
+        then re-enters only the unfinished nodes on its way down and adds the rest
+        from the table.  Only before the first :meth:`run`, and not with ``record``
+        (a diagram's table holds node ids)."""
+        if self.nodes != 0 or self.done or self.record:
+            raise ValueError("restore() takes a table before the walk begins, without record")
+        self.table = dict(table)
+
+    def walked(self) -> tuple[object, list]:
+        """Where a stopped walk is: the solutions of the subproblems already finished
+        below the open nodes (the count so far), and per open level ``(k, d)``, the
+        ``k``-th of the ``d`` options of its item being walked (k from 0)."""
+        found: object = 0
+        at: list = []
+        last: cython.int = self.level if self.phase == 1 else self.level - 1
+        lv: cython.int
+        i: cython.int
+        x: cython.int
+        k: cython.int
+        p: cython.int
+        for lv in range(last + 1):
+            i = self.items[lv]
+            x = self.xs[lv]
+            k = 0
+            p = self.dlink[i]
+            while p != x and p != i:
+                k += 1
+                p = self.dlink[p]
+            found += self.acc[lv]
+            at.append((k, self.length[i]))
+        return found, at
+
     def diagram(self) -> tuple[object, list, list, list, list, list]:
         """With ``record``, once :meth:`run` returned True: the root's id, and per node
         its item, the index of its first edge and its count, and per edge its option

@@ -10,13 +10,16 @@ that Ctrl-C is heard.
 
 from __future__ import annotations
 
+import math
+import os
+import time
 from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _native
-from ..errors import LazysearchError, MemoLimitError
-from ..search import CHUNK
+from ..errors import CheckpointError, LazysearchError, MemoLimitError
+from ..search import CHUNK, Partial
 
 if TYPE_CHECKING:
     from ..search import Search
@@ -116,6 +119,22 @@ def walk(memo: Any, max_nodes: int, what: str = "count(method='memo')") -> int:
     return total
 
 
+def _whole_cover(search: Search, what: str) -> MemoCover:
+    """The exact cover of ``search`` for a memo count ``what`` names, refused when it
+    has none or the search was already read from (a memo count starts at the root)."""
+    cover = cover_of(search.problem)
+    if cover is None:
+        raise LazysearchError(
+            f"{what} counts exact covers; a {search.problem.kind} search has none behind it"
+        )
+    if not (search.prefix == () and search.stats.nodes == 0 and not search.done):
+        raise LazysearchError(
+            f"{what} counts a whole search from its start, and this one "
+            f"was already read ({search.stats.nodes:,} nodes in, or a subtree)"
+        )
+    return cover
+
+
 def count(search: Search, method: str, max_nodes: int | None) -> int | None:
     """The count of ``search`` by memo, or None when ``method='auto'`` decides to
     enumerate (or the search has no exact cover, or has already begun).
@@ -131,16 +150,7 @@ def count(search: Search, method: str, max_nodes: int | None) -> int | None:
     cover = cover_of(search.problem)
     fresh = search.prefix == () and search.stats.nodes == 0 and not search.done
     if method == "memo":
-        if cover is None:
-            raise LazysearchError(
-                f"count(method='memo') counts exact covers; a {search.problem.kind} search "
-                "has none behind it"
-            )
-        if not fresh:
-            raise LazysearchError(
-                "count(method='memo') counts a whole search from its start, and this one "
-                f"was already read ({search.stats.nodes:,} nodes in, or a subtree)"
-            )
+        cover = _whole_cover(search, "count(method='memo')")
     elif cover is None or not fresh:
         return None
     bound = MAX_NODES if max_nodes is None else max_nodes
@@ -205,3 +215,296 @@ def diagram(
         array("q", children),
         decode,
     )
+
+
+# -- counts within a budget, and their checkpoints -----------------------------------------
+
+CHECKPOINT_FORMAT = "lazysearch-memo-count"
+CHECKPOINT_VERSION = 1
+#: Seconds between the checkpoints of a count (a table of millions of subproblems takes
+#: seconds to write).
+DEFAULT_CHECKPOINT_EVERY = 60.0
+
+
+def problem_digest(cover: MemoCover) -> str:
+    """The sha256 of what decides a memo count: the items, the options (numbered in the
+    walk's order) and their colours, and the branching rule.  A checkpoint carries it,
+    so that a table is never read into the count of another problem."""
+    from ..longrun import digest
+
+    p = cover.problem
+    order = None if cover.order is None else list(cover.order)
+    items = [list(option) for option in p.option_items]
+    colours = [list(option) for option in p.option_colors]
+    return digest([p.primary, p.secondary, order, items, colours])
+
+
+def _problem_words(primary: object, options: object) -> str:
+    return f"a problem of {primary} primary items and {options} options"
+
+
+def checkpoint_record(
+    cover: MemoCover, table: dict[int, int], found: int, progress: float, nodes: int
+) -> dict[str, Any]:
+    """A memo count's checkpoint as one JSON object (its table: the count's state)::
+
+        {"format": "lazysearch-memo-count", "version": 1, "problem": "<sha256>",
+         "primary": 16, "options": 24, "found": "36", "progress": 0.25, "nodes": 80,
+         "table": [["key", "count"], ...], "sha256": "..."}
+
+    ``problem`` is :func:`problem_digest`; ``found`` the solutions below the finished
+    subproblems on the walk's way (the count so far), ``progress`` the fraction of the
+    tree walked (Knuth's measure), ``nodes`` the nodes entered so far.  Keys and counts
+    are decimal strings (exact in any JSON reader), in the table's order, and
+    ``sha256`` is :func:`lazysearch.longrun.digest` of ``[problem, found, nodes,
+    table]``, so an altered or torn file is refused.  Never pickle.
+    """
+    pairs = [[str(key), str(n)] for key, n in table.items()]
+    problem = problem_digest(cover)
+    from ..longrun import digest
+
+    return {
+        "format": CHECKPOINT_FORMAT,
+        "version": CHECKPOINT_VERSION,
+        "problem": problem,
+        "primary": cover.problem.primary,
+        "options": len(cover.problem.option_items),
+        "found": str(found),
+        "progress": progress,
+        "nodes": nodes,
+        "table": pairs,
+        "sha256": digest([problem, str(found), nodes, pairs]),
+    }
+
+
+class Saved(NamedTuple):
+    """A memo count's checkpoint, read and checked (:func:`read_checkpoint`)."""
+
+    table: dict[int, int]
+    found: int
+    progress: float
+    nodes: int
+
+
+def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: MemoCover) -> Saved:
+    """The checkpoint in file ``source`` (or the record itself: a :class:`Partial`'s
+    ``checkpoint``), checked to be of the count of ``cover``.
+
+    Raises :class:`~lazysearch.errors.CheckpointError` naming the file when it is not
+    JSON (a torn file), not a memo count's checkpoint, of another version or another
+    problem, or when its contents do not match their sha256; ``OSError`` when it cannot
+    be read.
+    """
+    from ..longrun import digest, read_record
+
+    what = "a checkpoint of a memo count"
+    if isinstance(source, dict):
+        name = "the checkpoint given"
+        record = source
+        if record.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointError(f"{name} is not {what}")
+        if record.get("version") != CHECKPOINT_VERSION:
+            raise CheckpointError(
+                f"{name}: version {record.get('version')!r} is not {CHECKPOINT_VERSION}, "
+                "the version this lazysearch reads"
+            )
+    else:
+        name = os.fspath(source)
+        record = read_record(name, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, what)
+    if record.get("problem") != problem_digest(cover):
+        theirs = _problem_words(record.get("primary"), record.get("options"))
+        ours = _problem_words(cover.problem.primary, len(cover.problem.option_items))
+        raise CheckpointError(
+            f"{name} is a checkpoint of another problem ({theirs}; this count's is {ours}, "
+            "or its items, options or colours differ)"
+        )
+    found, progress, nodes, pairs = (record.get(k) for k in ("found", "progress", "nodes", "table"))
+    if not (
+        isinstance(found, str)
+        and found.isascii()
+        and found.isdigit()
+        and isinstance(progress, (int, float))
+        and not isinstance(progress, bool)
+        and 0 <= progress <= 1
+        and isinstance(nodes, int)
+        and not isinstance(nodes, bool)
+        and nodes >= 0
+        and isinstance(pairs, list)
+    ):
+        raise CheckpointError(f"{name}: checkpoint is damaged (found={found!r}, nodes={nodes!r})")
+    if record.get("sha256") != digest([record["problem"], found, nodes, pairs]):
+        raise CheckpointError(f"{name}: the table does not match its sha256: altered or damaged")
+    # The digest matched, so the pairs are as written; read them in one pass (checking
+    # each string first cost more than the rest of a resumed run of 20,000 nodes).
+    try:
+        table = {int(key): int(n) for key, n in pairs}
+    except (TypeError, ValueError):
+        table = {-1: -1}
+    if table and (min(table) < 0 or min(table.values()) < 0):
+        raise CheckpointError(f"{name}: checkpoint is damaged (a key or count is no count)")
+    return Saved(table, int(found), float(progress), nodes)
+
+
+def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
+    """Refuse to overwrite a file that is not a memo count's checkpoint (a typo in a
+    path must not destroy the user's data)."""
+    import json
+
+    name = os.fspath(path)
+    if not os.path.exists(name):
+        return
+    try:
+        with open(name, encoding="utf-8") as handle:
+            head = json.loads(handle.read() or "null")
+    except (OSError, ValueError):
+        head = None
+    if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(
+            f"{name} exists and is not a checkpoint of a memo count; not overwriting"
+        )
+
+
+def where(memo: Any) -> tuple[int, float]:
+    """The count so far of a stopped walk (the solutions below its finished
+    subproblems) and the fraction of the tree walked: each open level adds
+    ``k / (d_1 * ... * d_level)`` for its ``k``-th of ``d`` options (Knuth's measure,
+    every child weighing the same, as :meth:`lazysearch.Search.progress`)."""
+    if memo.done:
+        return int(memo.count()), 1.0
+    found, levels = memo.walked()
+    fraction = 0.0
+    weight = 1.0
+    for k, d in levels:
+        weight /= d
+        fraction += k * weight
+    return int(found), min(fraction, 1.0)
+
+
+def count_within(
+    search: Search,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    samples: int = 1000,
+    *,
+    max_nodes: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    every: float = DEFAULT_CHECKPOINT_EVERY,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Partial:
+    """Count ``search`` by memo for at most ``seconds`` and ``nodes`` nodes entered,
+    then stop; the :class:`~lazysearch.search.Partial`'s checkpoint is the memo table.
+
+    >>> from lazysearch import polyomino
+    >>> domino = polyomino.piece("D", "DD")
+    >>> def board():
+    ...     return polyomino.tile(polyomino.rectangle(6, 6), [domino], copies={"D": None})
+    >>> part = count_within(board().search, nodes=100)
+    >>> part.done, 0 < part.progress < 1
+    (False, True)
+    >>> rest = count_within(board().search, resume=part.checkpoint)
+    >>> rest.done, part.found + rest.found
+    (True, 6728)
+
+    ``found`` is this call's share of the count, so that the shares of a count stopped
+    and resumed add up to the whole: the count so far (the solutions below the
+    subproblems finished on the walk's way down) less the count the checkpoint began
+    with.  ``progress`` is the fraction of the tree walked, by Knuth's measure over the
+    open levels (each option of a level weighing the same, as
+    :meth:`lazysearch.Search.progress`), never less than the checkpoint's; ``rest`` is
+    Knuth's estimate of the solutions left, from ``samples`` probes of the search
+    (seeded), as in :meth:`lazysearch.Search.count_within`.
+
+    ``checkpoint`` names a file to keep the record in (written atomically every
+    ``every`` seconds, at the stop, and at the end); ``resume`` a file or a record
+    (``part.checkpoint``) to go on from.  Resuming reads the table and walks from the
+    root again: the subproblems in the table are added without being entered, and only
+    the open nodes on the way down (at most one per primary item) are entered again,
+    so a node budget must be larger than that for a resumed count to get further.
+    ``stop`` is called between chunks of the walk: True stops the count as at its
+    budget, the checkpoint written (how the command line hears Ctrl-C).
+
+    Raises
+    ------
+    LazysearchError
+        For a bad budget, a search with no exact cover behind it, or one already read.
+    CheckpointError
+        When ``resume`` is not a checkpoint of this problem's count (torn, altered, or
+        another problem's), or ``checkpoint`` exists and is no such checkpoint.
+    MemoLimitError
+        When the table would outgrow ``max_nodes`` (the checkpoint is written first).
+    """
+    if seconds is not None and not 0 <= seconds < math.inf:
+        raise LazysearchError(f"count_within() needs seconds >= 0, got {seconds!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise LazysearchError(f"count_within() needs nodes >= 1, got {nodes!r}")
+    check_method("memo", max_nodes)
+    what = "count_within(method='memo')"
+    cover = _whole_cover(search, what)
+    if checkpoint is not None and not (
+        isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
+    ):
+        check_checkpoint_path(checkpoint)
+    bound = MAX_NODES if max_nodes is None else max_nodes
+    memo = engine(cover, bound)
+    began = Saved({}, 0, 0.0, 0)
+    if resume is not None:
+        began = read_checkpoint(resume, cover)
+        memo.restore(began.table)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    module = _native.load("lazysearch.exactcover._memo")
+    last_saved = time.monotonic()
+
+    def record(whole: bool) -> dict[str, Any]:
+        # Not ``whole``: stopped inside a step of the plain-Python walk (Ctrl-C), whose
+        # stack may be half updated; its table is right (a count is stored only once
+        # known), so the record keeps it with the count and progress it began with.
+        found, fraction = where(memo) if whole else (began.found, began.progress)
+        return checkpoint_record(
+            cover,
+            memo.saved(),
+            max(found, began.found),
+            max(fraction, began.progress),
+            began.nodes + int(memo.nodes),
+        )
+
+    def save(whole: bool = True) -> dict[str, Any]:
+        nonlocal last_saved
+        now = record(whole)
+        if checkpoint is not None:
+            from ..longrun import save as save_atomically
+
+            save_atomically(checkpoint, now)
+        last_saved = time.monotonic()
+        return now
+
+    try:
+        while not memo.done:
+            budget = CHUNK if nodes is None else min(CHUNK, nodes - int(memo.nodes))
+            if budget <= 0 or (deadline is not None and time.monotonic() >= deadline):
+                break
+            if stop is not None and stop():
+                break
+            memo.run(budget)
+            if checkpoint is not None and time.monotonic() - last_saved >= every:
+                save()
+    except module.TableFull:
+        if checkpoint is not None:
+            save()
+        raise MemoLimitError(
+            f"{what} needs more than max_nodes={bound:,} subproblems in its table "
+            f"({int(memo.nodes):,} nodes entered); raise max_nodes"
+        ) from None
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            save(whole=False)
+        raise
+    saved = save()
+    found = int(saved["found"])
+    share = found - began.found
+    if memo.done:
+        search._finish(min(found, (1 << 63) - 1), int(saved["nodes"]))
+        return Partial(share, True, 1.0, 0.0, saved)
+    progress = float(saved["progress"])
+    rest = search.estimate(samples, seed=0).solutions * (1.0 - progress)
+    return Partial(share, False, progress, rest, saved)

@@ -386,7 +386,9 @@ def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     return out
 
 
-def sweep_tables(k: int, n: int, columns: list[int], limit: int) -> dict[int, dict[int, int]]:
+def sweep_tables(
+    k: int, n: int, columns: list[int], limit: int, tick: Any = None
+) -> dict[int, dict[int, int]]:
     """The closed-tour program's tables of a ``k x n`` board after each of ``columns``
     first columns (:mod:`lazysearch.knights._count`, compiled tables while the counts
     fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
@@ -424,6 +426,8 @@ def sweep_tables(k: int, n: int, columns: list[int], limit: int) -> dict[int, di
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
         if (i + 1) % k == 0 and (i + 1) // k in columns:
             out[(i + 1) // k] = src.items() if fast else table
+        if tick is not None:
+            tick(f"square {i + 1} of {max(columns) * k} of the halves")
     return out
 
 
@@ -466,7 +470,9 @@ def parts_of(left: dict[bytes, int], k: int, parts: int) -> list[dict[bytes, int
     return out
 
 
-def join_count(rows: int, cols: int, max_states: int | None = None, parts: int = 1) -> JoinCount:
+def join_count(
+    rows: int, cols: int, max_states: int | None = None, parts: int = 1, tick: Any = None
+) -> JoinCount:
     """The closed tours of a ``rows x cols`` board, counted by joining its halves.
 
     >>> join_count(6, 6).count
@@ -478,6 +484,10 @@ def join_count(rows: int, cols: int, max_states: int | None = None, parts: int =
     and the counts added (the join is linear in the left table, so the count is the
     same): the transfer then holds about one part's states at a time
     (:attr:`JoinCount.transfer` is the largest part's, square by square).
+
+    ``tick(where)`` is called after each square of the halves' sweep and each crossing
+    square of the transfer, ``where`` saying which in words; an exception it raises
+    stops the count (how the command line's --time-limit does).
 
     Raises :class:`~lazysearch.knights.counting.TooManyStatesError` when a table would
     pass ``max_states`` entries (default
@@ -495,7 +505,7 @@ def join_count(rows: int, cols: int, max_states: int | None = None, parts: int =
     result = JoinCount(rows, cols)
     began = time.perf_counter()
     c = n // 2
-    tables = sweep_tables(k, n, sorted({c, n - c}), limit)
+    tables = sweep_tables(k, n, sorted({c, n - c}), limit, tick)
     left = boundary(tables[c], k, c)
     right = mirrored(boundary(tables[n - c], k, n - c), k)
     del tables
@@ -519,6 +529,8 @@ def join_count(rows: int, cols: int, max_states: int | None = None, parts: int =
             result.transfer[s] = max(result.transfer[s], len(states))
             if len(states) > limit:
                 raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
+            if tick is not None:
+                tick(f"crossing square {s + 1} of {2 * k}")
         seen = {key[2 * k :]: count for key, count in states.items()}
         del states
         result.seconds["transfer"] += time.perf_counter() - began

@@ -245,10 +245,9 @@ class Checkpoint:
 
 
 def _table_digest(pairs: list[list[str]]) -> str:
-    import hashlib
+    from ..longrun import digest
 
-    text = json.dumps(pairs, separators=(",", ":"))
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    return digest(pairs)
 
 
 def save_checkpoint(path: str | os.PathLike[str], saved: Checkpoint) -> None:
