@@ -372,17 +372,17 @@ class CellsEngine(Machine):
         found: cython.longlong = 0
         i: cython.int = 0
         j: cython.int
-        jj: cython.int
+        jj: cython.Py_ssize_t
         c: cython.int
-        p: cython.int
-        r: cython.int
+        p: cython.Py_ssize_t
+        r: cython.Py_ssize_t
         e: cython.int
-        z: cython.int
-        w: cython.int
+        z: cython.Py_ssize_t
+        w: cython.Py_ssize_t
         y: cython.int
-        u: cython.int
+        u: cython.Py_ssize_t
         b: cython.int
-        s: cython.int
+        s: cython.Py_ssize_t
         xn: cython.int
         lim: cython.int
         best: cython.int = 0
