@@ -6,6 +6,10 @@ build excluded); the benchmark's own time is the pair's.  ``extra_info`` keeps b
 times, their ratio (cells over links, the best round of each) and both node counts:
 the engines walk different trees (see docs/exact-cover.md).  The issue's targets are
 ratios: 0.55 on the pentominoes, 0.65 on Langford 11, at most 1.0 on 14-queens.
+
+``test_cells_grouped_against_alone`` times the cells engine as ``auto`` builds it against
+the same engine trying each option alone (``group=False``: no hiding of a head kept
+for the options that share it), on the same tree: ``extra_info`` keeps the ratio.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 import pytest
 
 import lazysearch
-from lazysearch import ExactCover
+from lazysearch import ExactCover, _native
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
 
@@ -68,4 +72,40 @@ def test_cells_against_links(benchmark: Any, instance: str) -> None:
         target=target,
         links_nodes=nodes["links"],
         cells_nodes=nodes["cells"],
+    )
+
+
+@pytest.mark.parametrize("instance", ["pentominoes-6x10", "langford-11"])
+def test_cells_grouped_against_alone(benchmark: Any, instance: str) -> None:
+    if not lazysearch.compiled():
+        pytest.skip("the figures are for the compiled engine")
+    build, expected, _ = INSTANCES[instance]
+    problem = build()
+    p = ExactCover(list(problem.options), primary=list(problem.primary), engine="cells").problem
+    cells = _native.load("lazysearch.exactcover._cells")
+    times: dict[bool, list[float]] = {True: [], False: []}
+    counts: dict[bool, tuple[int, int, int]] = {}
+
+    def both() -> tuple[int, int]:
+        for grouped in (True, False):
+            engine = cells.CellsEngine(
+                p.primary, p.secondary, p.option_items, p.option_colors, None, None, grouped
+            )
+            start = time.process_time()
+            engine.run(0, 0)
+            times[grouped].append(time.process_time() - start)
+            counts[grouped] = (engine.solutions, engine.nodes, engine.shared)
+        return counts[True][0], counts[False][0]
+
+    benchmark.group = f"cells grouped against alone, {instance}"
+    rounds = 1 if instance.startswith("pentominoes") else 5
+    assert benchmark.pedantic(both, rounds=rounds, iterations=1) == (expected, expected)
+    assert counts[True][1] == counts[False][1]  # the same tree
+    benchmark.extra_info.update(
+        grouped_s=min(times[True]),
+        alone_s=min(times[False]),
+        ratio=round(min(times[True]) / min(times[False]), 3),
+        auto_groups=cells.groups(p.option_items),
+        nodes=counts[True][1],
+        shared=counts[True][2],
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pickle
 import subprocess
 import sys
+from collections.abc import Hashable
 
 import pytest
 from hypothesis import given, settings
@@ -96,6 +97,106 @@ def test_snapshots_and_the_trail_walk_the_same_tree(problem: tuple[list, list, l
         walks.append((found, engine.nodes))
     assert walks[0] == walks[1]
     assert {s for s, _ in walks[0][0]} == brute_force_covers(options, primary, secondary)
+
+
+@st.composite
+def piece_problems(
+    draw: st.DrawFn, colours: bool = True
+) -> tuple[list[list[Hashable]], list[str], list[str]]:
+    """Problems shaped like tilings: each option is a piece (a primary item) and a few
+    cells, the options of a piece given one after the other, so that the options of a
+    cell often share their head (the piece): what the cells engine hides once for all."""
+    n_cells = draw(st.integers(2, 6))
+    n_secondary = draw(st.integers(0, 2))
+    pieces = [f"P{k}" for k in range(draw(st.integers(1, 3)))]
+    cells = [f"c{i}" for i in range(n_cells)]
+    secondary = [f"s{i}" for i in range(n_secondary)]
+    options: list[list[Hashable]] = []
+    for piece in pieces:
+        for _ in range(draw(st.integers(1, 5))):
+            covered = draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3, unique=True))
+            shared = (
+                draw(st.lists(st.sampled_from(secondary), max_size=2, unique=True))
+                if secondary
+                else []
+            )
+            option: list[Hashable] = [piece, *covered]
+            for item in shared:
+                if colours and draw(st.booleans()):
+                    option.append(Colour(item, draw(st.sampled_from("RG"))))
+                else:
+                    option.append(item)
+            options.append(option)
+    return options, pieces + cells, secondary
+
+
+def engine_walk(p: DLXProblem, **kw: object) -> tuple[list[tuple[object, ...]], int, int]:
+    """Solutions and positions, nodes and options tried from kept heads, of a cells
+    engine built on ``p`` with the keywords ``snap`` and ``group``."""
+    cells = _native.load("lazysearch.exactcover._cells")
+    engine = cells.CellsEngine(
+        p.primary,
+        p.secondary,
+        p.option_items,
+        p.option_colors,
+        None,
+        kw.get("snap"),
+        kw.get("group"),
+    )
+    found = []
+    while engine.run(1, 0):
+        found.append((engine.solution(), tuple(engine.position())))
+    return found, engine.nodes, engine.shared
+
+
+@given(problem=st.one_of(piece_problems(), small_problems()))
+@settings(max_examples=200, deadline=None)
+def test_hiding_a_head_once_for_its_options_walks_the_same_tree(
+    problem: tuple[list, list, list],
+) -> None:
+    """Options that share their head start from the sizes kept after hiding its options:
+    the same solutions, positions and nodes as trying each option alone, colours too."""
+    options, primary, secondary = problem
+    p = with_engine(options, primary, secondary, "cells").problem
+    alone = engine_walk(p, group=False)
+    grouped = engine_walk(p, group=True)
+    assert alone[2] == 0
+    assert grouped[:2] == alone[:2]
+    assert {s for s, _ in alone[0]} == brute_force_covers(options, primary, secondary)
+    if not any(any(c) for c in p.option_colors):
+        assert engine_walk(p, group=True, snap=True)[:2] == alone[:2]
+
+
+@given(problem=piece_problems(), cut=st.integers(0, 20))
+@settings(max_examples=100, deadline=None)
+def test_a_grouped_cells_search_resumes_from_its_own_checkpoint(
+    problem: tuple[list, list, list], cut: int
+) -> None:
+    options, primary, secondary = problem
+    cover = with_engine(options, primary, secondary, "cells")
+    whole, nodes = walk(cover)
+    search = cover.search()
+    head = [next(search) for _ in range(min(cut, len(whole)))]
+    resumed = cover.search().resume(search.checkpoint())
+    assert head + [s for s in resumed] == [s for s, _ in whole]
+    assert resumed.stats.nodes == nodes
+
+
+def test_pentominoes_share_the_hiding_of_a_piece() -> None:
+    """On 3x20 a third of the options tried start from their piece hidden already, and
+    the tree is the one walked trying each alone."""
+    problem = tiling_problem(rectangle(3, 20), PENTOMINOES)
+    p = ExactCover(list(problem.options), primary=list(problem.primary), engine="cells").problem
+    cells = _native.load("lazysearch.exactcover._cells")
+    assert cells.groups(p.option_items)
+    queens = queens_problem(8)
+    q = with_engine(list(queens.options), list(queens.primary), list(queens.secondary), "cells")
+    assert not cells.groups(q.problem.option_items)
+    alone = engine_walk(p, group=False)
+    grouped = engine_walk(p)
+    assert len(alone[0]) == 8 and alone[1] == 9218
+    assert grouped[:2] == alone[:2]
+    assert grouped[2] > 5000
 
 
 def test_snapshots_refuse_colours() -> None:

@@ -15,6 +15,13 @@ items shrunk, one entry per node moved, or a snapshot of the sizes of all the it
 to cover, taken once per level and put back after each option, as SSXC1 does (cheaper
 when an option moves hundreds of nodes: pentominoes).  Both walk the same tree.
 
+The options of the item branched on come in the problem's order, so on a tiling those
+that put one piece over the cell follow each other.  Hiding the options of that piece
+(their *head*: the first item other than the one branched on) is the same work for each
+of them; when the next option has the same head, it is done once for the run and the
+sizes after it are kept, each option of the run starting from there (:func:`groups`
+says when this is worth it).  The tree is the same: only the order of the hiding changes.
+
 **The tree is not that of dancing links** (:mod:`._dlx`), though it finds the same
 solutions:
 
@@ -82,6 +89,28 @@ def snapshots(
     return length * length * (nodes / n_items) > 16 * n_items
 
 
+def groups(option_items: Sequence[Sequence[int]]) -> bool:
+    """Whether the cells engine hides the options of a *head* once for a run of options.
+
+    The options of an item come in the problem's order; an option's head is its first
+    item other than the one branched on.  When next options share their head (the
+    placements of one piece over a cell), the work of hiding the head's options is done
+    once for the run.  That costs a little at every option, so it is done when at
+    least a third of next options in the items' lists share their head.
+    """
+    last: dict[int, int] = {}
+    pairs = 0
+    same = 0
+    for items in option_items:
+        for t, i in enumerate(items):
+            head = items[1] if t == 0 and len(items) > 1 else items[0] if t else -1
+            if i in last:
+                pairs += 1
+                same += last[i] == head
+            last[i] = head
+    return 3 * same >= pairs > 0
+
+
 @cython.cclass
 class CellsEngine(Machine):
     """The dancing-cells machine for one exact-cover problem (items and options as ints).
@@ -105,9 +134,19 @@ class CellsEngine(Machine):
     skept: cython.int[::1]
     alt: cython.int[::1]
     base: cython.int[::1]
+    lead: cython.int[::1]
+    aend: cython.int[::1]
+    bend: cython.int[::1]
+    ghead: cython.int[::1]
+    gcolor: cython.int[::1]
+    ebase: cython.int[::1]
+    eend: cython.int[::1]
+    empty: cython.int[::1]
 
     second: cython.int
     snap: cython.bint
+    grouped: cython.bint
+    reused: cython.longlong
     pact: cython.int
     sact: cython.int
     ttop: cython.int
@@ -122,6 +161,7 @@ class CellsEngine(Machine):
         option_colors: Sequence[Sequence[int]],
         labels: Sequence[int] | None = None,
         snap: bool | None = None,
+        group: bool | None = None,
     ) -> None:
         n: int = primary + secondary
         depth = primary + 1
@@ -147,9 +187,12 @@ class CellsEngine(Machine):
         col = [0]
         opt = [-1]
         fill = [0] * (n + 1)
+        lead = [0]
         for j, items in enumerate(option_items):
+            first = len(col)
             for t, i in enumerate(items):
                 w = len(col)
+                lead.append(first)
                 x = addr[i]
                 sets[x + fill[i]] = w
                 nd += [x, x + fill[i]]
@@ -157,6 +200,7 @@ class CellsEngine(Machine):
                 col.append(option_colors[j][t])
                 opt.append(j if labels is None else labels[j])
             nd += [-len(items), 0]
+            lead.append(0)
             col.append(0)
             opt.append(-1)
         for i in range(1, n + 1):
@@ -194,6 +238,21 @@ class CellsEngine(Machine):
         # most one level's list on the stack, so one entry per option is enough.
         self.alt = _buffers.zeros(len(option_items) + 1, COMPILED)
         self.base = _buffers.zeros(depth + 1, COMPILED)
+        # lead[w]: the first node of w's option.  Per level: where the sizes kept
+        # after covering i end (aend; they start at tbase) and after hiding the
+        # options of the head of the group being tried (bend), that head and its
+        # colour, and the primary items its hiding left with no option,
+        # empty[ebase : eend] (an item is there at most once on a path).
+        self.lead = _buffers.ints(lead, COMPILED)
+        self.grouped = groups(option_items) if group is None else group
+        self.reused = 0
+        self.aend = _buffers.zeros(depth, COMPILED)
+        self.bend = _buffers.zeros(depth, COMPILED)
+        self.ghead = _buffers.zeros(depth, COMPILED)
+        self.gcolor = _buffers.zeros(depth, COMPILED)
+        self.ebase = _buffers.zeros(depth + 1, COMPILED)
+        self.eend = _buffers.zeros(depth, COMPILED)
+        self.empty = _buffers.zeros(n + 1, COMPILED)
         self.restart()
 
     def restart(self) -> None:
@@ -239,6 +298,12 @@ class CellsEngine(Machine):
         return best
 
     @property
+    def shared(self) -> int:
+        """How many options were tried from the sizes kept after hiding the options of
+        their head (see :func:`groups`), replays included."""
+        return int(self.reused)
+
+    @property
     def prunes(self) -> bool:
         """True: a choice that leaves an item with no option is refused by
         :meth:`replay` (it is no node of this engine's tree; see ``search.probe``)."""
@@ -278,9 +343,22 @@ class CellsEngine(Machine):
         replay_k: cython.int[::1] = self.replay_k
         alt: cython.int[::1] = self.alt
         bases: cython.int[::1] = self.base
+        lead: cython.int[::1] = self.lead
+        aend: cython.int[::1] = self.aend
+        bend: cython.int[::1] = self.bend
+        ghead: cython.int[::1] = self.ghead
+        gcolor: cython.int[::1] = self.gcolor
+        ebase: cython.int[::1] = self.ebase
+        eend: cython.int[::1] = self.eend
+        empty: cython.int[::1] = self.empty
+        h: cython.int
+        hn: cython.int
+        hc: cython.int
         primary: cython.int = self.n_primary
         second: cython.int = self.second
         snap: cython.bint = self.snap
+        grouped: cython.bint = self.grouped
+        reused: cython.longlong = self.reused
         pact: cython.int = self.pact
         sact: cython.int = self.sact
         ttop: cython.int = self.ttop
@@ -294,17 +372,17 @@ class CellsEngine(Machine):
         found: cython.longlong = 0
         i: cython.int = 0
         j: cython.int
-        jj: cython.int
+        jj: cython.Py_ssize_t
         c: cython.int
-        p: cython.int
-        r: cython.int
+        p: cython.Py_ssize_t
+        r: cython.Py_ssize_t
         e: cython.int
-        z: cython.int
-        w: cython.int
+        z: cython.Py_ssize_t
+        w: cython.Py_ssize_t
         y: cython.int
-        u: cython.int
+        u: cython.Py_ssize_t
         b: cython.int
-        s: cython.int
+        s: cython.Py_ssize_t
         xn: cython.int
         lim: cython.int
         best: cython.int = 0
@@ -335,9 +413,19 @@ class CellsEngine(Machine):
                         self.state = LEAF
                         break
                 else:
-                    # C3: the item i to branch on.
-                    best = self._choose(pact)
-                    i = self.pick
+                    # C3: the item i to branch on: the first with the fewest options
+                    # (smallest number on ties), as _choose (written here again: a call
+                    # takes hold of its memoryviews, atomically, at every node).
+                    best = 0x7FFFFFFF
+                    i = 0x7FFFFFFF
+                    for e in range(pact):
+                        r = ilist[e]
+                        s = sets[r - 1]
+                        if s < best or (s == best and r < i):
+                            best = s
+                            i = r
+                            if s <= 1:
+                                break
                     if best == 0:
                         if replay_end != 0:
                             self.bad_replay = True
@@ -420,23 +508,23 @@ class CellsEngine(Machine):
                                 ttop += 2
                         pkept[level] = pact
                         skept[level] = sact
+                        aend[level] = ttop
+                        ghead[level] = 0
                         step = 1
             if step == 0:
-                # C8: leave the node at ``level``; back up to the next option to try.
+                # C8: leave the node at ``level``; back up to the next option to try
+                # (C5 puts back what the option before it did).
                 while True:
                     if level == floor:
                         self.state = DONE
                         step = 2
                         break
                     level -= 1
-                    e = tbase[level]
-                    if snap:
-                        for e in range(tbase[level], ttop, 2):
-                            sets[trail[e] - 1] = trail[e + 1]
-                    else:
-                        while ttop > e:
-                            ttop -= 1
-                            sets[trail[ttop] - 1] += 1
+                    if ks[level] + 1 < ds[level]:
+                        ks[level] += 1
+                        step = 1
+                        break
+                    # No option left: uncover the item branched on, too.
                     while pact < pkept[level]:
                         ptop -= 1
                         p = ppos[ptop]
@@ -448,11 +536,6 @@ class CellsEngine(Machine):
                         sets[r - 2] = pact
                         pact += 1
                     sact = skept[level]
-                    if ks[level] + 1 < ds[level]:
-                        ks[level] += 1
-                        step = 1
-                        break
-                    # No option left: uncover the item branched on, too.
                     e = ibase[level]
                     if snap:
                         ttop = e  # the level above puts the sizes back
@@ -471,10 +554,124 @@ class CellsEngine(Machine):
                 if step == 2:
                     break
             while step == 1:
-                # C5: commit option ks[level].  First its other items leave the items
-                # to cover (so that none of them is taken for an item left with no
-                # option: covering i took the option out of their segments).
+                # C5: try option ks[level].  Its *head* is its first item other than i.
+                # The options of i come in the problem's order, so those with the same
+                # head follow each other (pentominoes: the placements of one piece over
+                # the cell i); hiding the options of the head is the same work for all
+                # of them, and is done once for the run (a *group*): the sizes after it
+                # are kept (B), and the next option of the group starts from there.
                 xn = alt[bases[level] + ks[level]]
+                h = 0
+                hn = -1
+                hc = 0
+                if grouped:
+                    hn = lead[xn]
+                    if hn == xn:
+                        hn += 1
+                    h = nd[2 * hn]
+                    if h > 0:
+                        hc = color[hn]
+                    if h > 0 and (h != ghead[level] or hc != gcolor[level]):
+                        # A new head: a group only if the next option has it too
+                        # (alone, the option is better tried in its own order, which
+                        # may find an item left with no option sooner).
+                        u = -1
+                        if ks[level] + 1 < ds[level]:
+                            z = alt[bases[level] + ks[level] + 1]
+                            u = lead[z]
+                            if u == z:
+                                u += 1
+                        if u < 0 or nd[2 * u] != h or color[u] != hc:
+                            h = 0
+                            hn = -1
+                            hc = 0
+                # Put back what the option before this one did: its items to cover
+                # again, and the sizes as B (same head) or as after covering i (A).
+                while pact < pkept[level]:
+                    ptop -= 1
+                    p = ppos[ptop]
+                    j = ilist[pact]
+                    r = ilist[p]
+                    ilist[p] = j
+                    ilist[pact] = r
+                    sets[j - 2] = p
+                    sets[r - 2] = pact
+                    pact += 1
+                sact = skept[level]
+                lim = primary + sact
+                if h > 0 and h == ghead[level] and hc == gcolor[level]:
+                    reused += 1
+                    if snap:
+                        for e in range(aend[level], bend[level], 2):
+                            sets[trail[e] - 1] = trail[e + 1]
+                        ttop = bend[level]
+                    else:
+                        e = bend[level]
+                        while ttop > e:
+                            ttop -= 1
+                            sets[trail[ttop] - 1] += 1
+                else:
+                    if snap:
+                        for e in range(tbase[level], aend[level], 2):
+                            sets[trail[e] - 1] = trail[e + 1]
+                        ttop = aend[level]
+                    else:
+                        e = aend[level]
+                        while ttop > e:
+                            ttop -= 1
+                            sets[trail[ttop] - 1] += 1
+                    # A new group: hide the options of the head (but those of the same
+                    # colour), noting the primary items it leaves with no option; an
+                    # option of the group that does not cover them all fails.
+                    ghead[level] = h
+                    gcolor[level] = hc
+                    b = ebase[level]
+                    if h > 0 and not (h >= second and sets[h - 2] >= lim):
+                        for e in range(h, h + sets[h - 1]):
+                            z = sets[e]
+                            if hc > 0 and color[z] == hc:
+                                continue
+                            w = z + 1
+                            while w != z:
+                                jj = nd[2 * w]
+                                if jj <= 0:
+                                    w += jj
+                                    continue
+                                s = sets[jj - 1] - 1
+                                u = jj + s
+                                p = nd[2 * w + 1]
+                                r = sets[u]
+                                sets[u] = w
+                                sets[p] = r
+                                nd[2 * w + 1] = u
+                                nd[2 * r + 1] = p
+                                sets[jj - 1] = s
+                                if not snap:
+                                    trail[ttop] = jj
+                                    ttop += 1
+                                w += 1
+                                if s == 0 and jj < second and sets[jj - 2] < pact:
+                                    empty[b] = jj
+                                    b += 1
+                    eend[level] = b
+                    if snap and h > 0:
+                        if ttop + 2 * (pact + sact) > len(trail):
+                            self._grow(ttop + 2 * (pact + sact))
+                            trail = self.trail
+                        for e in range(pact):
+                            r = ilist[e]
+                            trail[ttop] = r
+                            trail[ttop + 1] = sets[r - 1]
+                            ttop += 2
+                        for e in range(primary, primary + sact):
+                            r = ilist[e]
+                            trail[ttop] = r
+                            trail[ttop + 1] = sets[r - 1]
+                            ttop += 2
+                    bend[level] = ttop
+                # Its items leave the items to cover (so that none of them is taken
+                # for an item left with no option: covering i took the option out of
+                # their segments).
                 w = xn + 1
                 while w != xn:
                     j = nd[2 * w]
@@ -497,21 +694,24 @@ class CellsEngine(Machine):
                     ilist[p] = r
                     sets[j - 2] = sets[r - 2]
                     sets[r - 2] = p
-                # Then every other option still possible for them (but those of the
-                # same colour) leaves the segments of its other items.  A primary item
-                # still to cover left with no option ends the try at once (Knuth's
-                # SSXC): the child is no node, and the sizes are given back.
-                lim = primary + skept[level]
                 dead = False
+                for e in range(ebase[level], eend[level]):
+                    if sets[empty[e] - 2] < pact:
+                        dead = True  # left with no option by the head, not covered here
+                        break
+                # Then every other option still possible for its other items (but
+                # those of the same colour) leaves the segments of its other items.  A
+                # primary item still to cover left with no option ends the try at once
+                # (Knuth's SSXC): the child is no node.
                 y = xn + 1
-                while y != xn:
+                while y != xn and not dead:
                     j = nd[2 * y]
                     if j <= 0:
                         y += j
                         continue
-                    if j >= second and sets[j - 2] >= lim:
+                    if y == hn or (j >= second and sets[j - 2] >= lim):
                         y += 1
-                        continue  # left before this option (see above)
+                        continue  # the head's, or left before this option
                     c = color[y]
                     for e in range(j, j + sets[j - 1]):
                         z = sets[e]
@@ -541,22 +741,20 @@ class CellsEngine(Machine):
                                 break
                         if dead:
                             break
-                    if dead:
-                        break
                     y += 1
                 if not dead:
                     xs[level] = xn
+                    ebase[level + 1] = eend[level]
                     level += 1
                     entering = True
                     break
-                e = tbase[level]
-                if snap:
-                    for e in range(tbase[level], ttop, 2):
-                        sets[trail[e] - 1] = trail[e + 1]
-                else:
-                    while ttop > e:
-                        ttop -= 1
-                        sets[trail[ttop] - 1] += 1
+                if level < replay_end:
+                    self.bad_replay = True
+                    step = 2
+                    break
+                if ks[level] + 1 < ds[level]:
+                    ks[level] += 1
+                    continue
                 while pact < pkept[level]:
                     ptop -= 1
                     p = ppos[ptop]
@@ -568,13 +766,6 @@ class CellsEngine(Machine):
                     sets[r - 2] = pact
                     pact += 1
                 sact = skept[level]
-                if level < replay_end:
-                    self.bad_replay = True
-                    step = 2
-                    break
-                if ks[level] + 1 < ds[level]:
-                    ks[level] += 1
-                    continue
                 e = ibase[level]
                 if snap:
                     ttop = e  # the level above puts the sizes back
@@ -599,6 +790,7 @@ class CellsEngine(Machine):
                 replay_end = 0
                 self.state = ENTER
                 break
+        self.reused = reused
         self.pact = pact
         self.sact = sact
         self.ttop = ttop
