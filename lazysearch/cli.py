@@ -730,10 +730,9 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
     (
         lambda a: (
             getattr(a, "method", None) == "memo"
-            and any(_given(a, f) for f in ("workers", "scheduler", "progress"))
+            and any(_given(a, f) for f in ("workers", "scheduler"))
         ),
-        "--method memo counts in one process, its checkpoint a table and not a position "
-        "to show: leave out --workers, --scheduler and --progress",
+        "--method memo counts in one process: leave out --workers and --scheduler",
     ),
     (
         lambda a: (
@@ -1029,7 +1028,10 @@ def _run(
     if (
         args.count
         and getattr(args, "method", None) == "memo"
-        and any(_given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit"))
+        and (
+            args.progress
+            or any(_given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit"))
+        )
     ):
         return _count_by_memo(args, stream, out, started, tag)
     mode = "count" if args.count else "list"
@@ -1287,6 +1289,14 @@ def _count_by_memo(
             out_of_time.append(True)
         return bool(stops or out_of_time)
 
+    show_bar = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = longrun_bar(f"lazysearch {args.command}: ") if show_bar else None
+
+    def progress(fraction: float) -> None:
+        if bar is not None:
+            bar.n = fraction
+            bar.update(0)
+
     handlers: dict[signal.Signals, Any] = {}
     if args.checkpoint:
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -1300,6 +1310,7 @@ def _count_by_memo(
             every=args.checkpoint_every or memo.DEFAULT_CHECKPOINT_EVERY,
             resume=args.resume,
             stop=stop,
+            progress=progress,
         )
     except OSError as exc:
         name = exc.filename or args.resume or args.checkpoint
@@ -1312,6 +1323,8 @@ def _count_by_memo(
         )
         return EXIT_INTERRUPTED
     finally:
+        if bar is not None:
+            bar.close()
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
     record = part.checkpoint

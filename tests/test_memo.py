@@ -306,7 +306,6 @@ def test_cli_counts_by_each_method(
         (["queens", "8", "--method", "memo"], "give --count"),
         (["queens", "8", "--count", "--limit", "3", "--method", "memo"], "without --limit"),
         (["queens", "8", "--count", "--method", "memo", "--workers", "2"], "one process"),
-        (["langford", "8", "--count", "--method", "memo", "--progress"], "leave out"),
         (["queens", "8", "--count", "--method", "dp"], "invalid choice: 'dp'"),
         (["knights", "5", "--count", "--method", "memo"], "invalid choice: 'memo'"),
     ],

@@ -278,7 +278,22 @@ def test_cli_resuming_a_memo_table_without_method_memo_says_so(
 
 def test_cli_still_refuses_what_memo_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["queens", "6", "--count", "--method", "memo", "--workers", "2"]) == 2
-    assert "leave out --workers, --scheduler and --progress" in capsys.readouterr().err
+    assert "leave out --workers and --scheduler" in capsys.readouterr().err
+
+
+def test_progress_follows_the_walk_and_never_goes_back() -> None:
+    seen: list[float] = []
+    part = memo.count_within(langford(11).search, progress=seen.append)
+    assert part.done and part.found == LANGFORD_11
+    assert len(seen) >= 2 and seen == sorted(seen)  # one call a chunk of nodes
+    assert 0 <= seen[0] < 1 and seen[-1] == 1.0
+
+
+def test_cli_progress_bar_with_memo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["langford", "11", "--count", "--method", "memo", "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == f"{LANGFORD_11}\n"
+    assert "lazysearch langford: " in err and "% |" in err  # the bar was drawn
 
 
 def test_cli_sigterm_saves_the_table_and_exits_130(tmp_path: Path) -> None:

@@ -391,6 +391,7 @@ def count_within(
     every: float = DEFAULT_CHECKPOINT_EVERY,
     resume: str | os.PathLike[str] | dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> Partial:
     """Count ``search`` by memo for at most ``seconds`` and ``nodes`` nodes entered,
     then stop; the :class:`~lazysearch.search.Partial`'s checkpoint is the memo table.
@@ -422,7 +423,9 @@ def count_within(
     the open nodes on the way down (at most one per primary item) are entered again,
     so a node budget must be larger than that for a resumed count to get further.
     ``stop`` is called between chunks of the walk: True stops the count as at its
-    budget, the checkpoint written (how the command line hears Ctrl-C).
+    budget, the checkpoint written (how the command line hears Ctrl-C).  ``progress``
+    is called between chunks with the fraction walked so far, as ``progress`` above
+    (how the command line's bar follows a count by memo).
 
     Raises
     ------
@@ -486,6 +489,8 @@ def count_within(
             if stop is not None and stop():
                 break
             memo.run(budget)
+            if progress is not None:
+                progress(max(where(memo)[1], began.progress))
             if checkpoint is not None and time.monotonic() - last_saved >= every:
                 save()
     except module.TableFull:
@@ -505,6 +510,6 @@ def count_within(
     if memo.done:
         search._finish(min(found, (1 << 63) - 1), int(saved["nodes"]))
         return Partial(share, True, 1.0, 0.0, saved)
-    progress = float(saved["progress"])
-    rest = search.estimate(samples, seed=0).solutions * (1.0 - progress)
-    return Partial(share, False, progress, rest, saved)
+    walked = float(saved["progress"])
+    rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)
+    return Partial(share, False, walked, rest, saved)
