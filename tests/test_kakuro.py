@@ -134,6 +134,31 @@ def brute_force_block(puzzle: Puzzle) -> list[tuple[int, ...]]:
     return out
 
 
+#: The plain tree (no guide) of shared puzzles with many solutions, as walked before the
+#: walk and the killer's revisions were one propagation (issue 19): the solutions met in
+#: the first 3,000 nodes and the position there, one digit a level.
+TREES_AT_3000 = {
+    ("backslash_marcelgarus", "big.kakuro"): (1725, "0000000000000000000002005"),
+    ("prop_marcizhu", "generated", "extreme.kak"): (
+        1176,
+        "0000000000000000000001000000010101200001",
+    ),
+    ("prop_marcizhu", "generated", "hard.kak"): (1180, "010000201202110110"),
+}
+
+
+@pytest.mark.parametrize("parts", list(TREES_AT_3000), ids=lambda parts: parts[-1])
+def test_the_plain_tree_is_kept(parts: tuple[str, ...]) -> None:
+    from lazysearch import _native
+
+    problem, _ = kakuro.problem(kakuro.read(shared_file("data", "kakuro", *parts)))
+    engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
+    engine.run(0, 3000)
+    solutions, position = TREES_AT_3000[parts]
+    assert (engine.nodes, engine.solutions) == (3000, solutions)
+    assert "".join(map(str, engine.position())) == position
+
+
 def test_no_solution_is_an_empty_stream() -> None:
     # 1 + 2 across, but the down runs need 4 and 4 with one cell each: impossible.
     puzzle = kakuro.read("\\  4\\  4\\\n\\3   _   _\n")

@@ -155,7 +155,6 @@ class KakuroEngine:
     n_runs: cython.int
     trail: cython.int
     failed: cython.bint
-    mixed: cython.bint
     refuted: cython.bint
     root_failed: cython.bint
     level = cython.declare(cython.int, visibility="public")
@@ -222,7 +221,6 @@ class KakuroEngine:
             value[r] = total
             for c in cells:
                 cell_runs[c].append(r)
-        self.mixed = bool(houses) or bool(sums)
         # In an engine with houses, each run of distinct digits is revised by its
         # combinations (CAGE) instead of the walk, and lists the houses that hold all
         # its cells (the digits it needs leave their other cells).
@@ -268,7 +266,7 @@ class KakuroEngine:
         self.support = _buffers.zeros(max(10, longest + 1), COMPILED)
         self.stamp = 0
         self.queue = _buffers.zeros(self.n_runs + 1, COMPILED)
-        # Houses and sums wait here (see propagate_mixed).
+        # Houses, sums and cages wait here (see propagate).
         self.quick = _buffers.zeros(self.n_runs + 1, COMPILED)
         self.queued = _buffers.zeros(self.n_runs + 1, COMPILED)
         # A domain only shrinks along a path: at most 9 changes per cell.
@@ -323,142 +321,19 @@ class KakuroEngine:
         """Revise the ``waiting`` runs in the queue (and those their changes wake) until
         nothing changes; False at a dead end.  Every domain change goes on the trail.
 
-        Revising a run walks the layered graph of its partial fillings: layer ``j``
-        holds the sets of digits the first ``j`` cells can take (distinct, from their
-        domains); an edge adds a digit of cell ``j``.  Forward from the empty set, then
-        backward from the sets that are combinations of the run: a digit stays in cell
-        ``j`` only when one of its edges lies on such a path.  That keeps exactly the
-        digits that appear in some filling of the run (arc consistency for the run).
-        Houses and sums, when there are any, are left to :meth:`propagate_mixed`.
-        """
-        if self.mixed:
-            return self.propagate_mixed(waiting)
-        dom: cython.int[::1] = self.dom
-        rstart: cython.int[::1] = self.rstart
-        rcells: cython.int[::1] = self.rcells
-        cstart: cython.int[::1] = self.cstart
-        combos: cython.int[::1] = self.combos
-        cellstart: cython.int[::1] = self.cellstart
-        cellruns: cython.int[::1] = self.cellruns
-        queue: cython.int[::1] = self.queue
-        queued: cython.int[::1] = self.queued
-        tcell: cython.int[::1] = self.tcell
-        tdom: cython.int[::1] = self.tdom
-        states: cython.int[::1] = self.states
-        fmark: cython.longlong[::1] = self.fmark
-        bmark: cython.longlong[::1] = self.bmark
-        layer: cython.int[::1] = self.layer
-        support: cython.int[::1] = self.support
-        n_runs: cython.int = self.n_runs
-        trail: cython.int = self.trail
-        stamp: cython.longlong = self.stamp
-        head: cython.int = 0
-        count: cython.int = waiting
-        ok: cython.bint = True
-        r: cython.int
-        i: cython.int
-        j: cython.int
-        c: cython.int
-        s: cython.int
-        x: cython.int
-        m: cython.int
-        v: cython.int
-        length: cython.int
-        first: cython.int
-        top: cython.int
-        state: cython.int
-        rest: cython.int
-        bit: cython.int
-        while count > 0:
-            r = queue[head]
-            head += 1
-            if head == n_runs:
-                head = 0
-            count -= 1
-            queued[r] = 0
-            stamp += 1
-            first = rstart[r]
-            length = rstart[r + 1] - first
-            # Forward: the sets of digits the first j cells can take.
-            states[0] = 0
-            layer[0] = 0
-            layer[1] = 1
-            top = 1
-            for j in range(length):
-                v = dom[rcells[first + j]]
-                for i in range(layer[j], layer[j + 1]):
-                    state = states[i]
-                    rest = v & ~state
-                    while rest:
-                        bit = rest & -rest
-                        rest ^= bit
-                        if fmark[state | bit] != stamp:
-                            fmark[state | bit] = stamp
-                            states[top] = state | bit
-                            top += 1
-                layer[j + 2] = top
-                if top == layer[j + 1]:
-                    ok = False
-                    break
-            if not ok:
-                break
-            # The combinations reached by all the cells end the paths that count.
-            for i in range(cstart[r], cstart[r + 1]):
-                m = combos[i]
-                if fmark[m] == stamp:
-                    bmark[m] = stamp
-            # Backward: keep the edges whose end lies on a path to a combination.
-            for j in range(length - 1, -1, -1):
-                v = dom[rcells[first + j]]
-                support[j] = 0
-                for i in range(layer[j], layer[j + 1]):
-                    state = states[i]
-                    rest = v & ~state
-                    while rest:
-                        bit = rest & -rest
-                        rest ^= bit
-                        if bmark[state | bit] == stamp:
-                            support[j] |= bit
-                            bmark[state] = stamp
-                if support[j] == 0:
-                    ok = False
-                    break
-            if not ok:
-                break
-            for j in range(length):
-                c = rcells[first + j]
-                if support[j] != dom[c]:
-                    tcell[trail] = c
-                    tdom[trail] = dom[c]
-                    trail += 1
-                    dom[c] = support[j]
-                    for s in range(cellstart[c], cellstart[c + 1]):
-                        x = cellruns[s]
-                        if x != r and not queued[x]:
-                            queued[x] = 1
-                            queue[(head + count) % n_runs] = x
-                            count += 1
-        if not ok:  # leave the queue empty for the next propagation
-            while count > 0:
-                queued[queue[head]] = 0
-                head += 1
-                if head == n_runs:
-                    head = 0
-                count -= 1
-        self.stamp = stamp
-        self.trail = trail
-        return ok
+        Revising a run of kakuro (WALK) walks the layered graph of its partial fillings:
+        layer ``j`` holds the sets of digits the first ``j`` cells can take (distinct,
+        from their domains); an edge adds a digit of cell ``j``.  Forward from the empty
+        set, then backward from the sets that are combinations of the run: a digit stays
+        in cell ``j`` only when one of its edges lies on such a path.  That keeps exactly
+        the digits that appear in some filling of the run (arc consistency for the run).
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    @cython.cfunc
-    def propagate_mixed(self, waiting: cython.int) -> cython.bint:
-        """:meth:`propagate` for an engine with houses or sums: those (and, beside
-        houses, the runs revised by their combinations) wait in a queue of their own
-        and are revised before any walk (they cost far less, and a walk revised later
-        sees more of their narrowing at once).  Kakuro has neither and keeps
-        :meth:`propagate`, untouched, so its time does not change."""
+        Houses, sums and the runs revised by their combinations (killer sudoku; see the
+        class) wait in a queue of their own and are revised before any walk: they cost
+        far less, and a walk revised later sees more of their narrowing at once.  Kakuro
+        has none, so its quick queue stays empty and its runs are walked in the order
+        they wait, as when the walk had a function of its own.
+        """
         dom: cython.int[::1] = self.dom
         rstart: cython.int[::1] = self.rstart
         rcells: cython.int[::1] = self.rcells
