@@ -44,42 +44,28 @@ import itertools
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT as CUT  # the states, for this engine's users
+from lazysearch.exactcover._machine import DONE as DONE
+from lazysearch.exactcover._machine import ENTER as ENTER
+from lazysearch.exactcover._machine import LEAF as LEAF
+from lazysearch.exactcover._machine import SOLUTION as SOLUTION
+from lazysearch.kakuro._combos import COMBOS as COMBOS  # for this engine's users too
+from lazysearch.kakuro._combos import REFUTED as REFUTED
+from lazysearch.kakuro._combos import run_combos as run_combos
 
 COMPILED: bool = cython.compiled
 
-ENTER = 0
-LEAF = 1
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
+
+# A run's kind (rkind).
 WALK = 0
 HOUSE = 1
 SUM = 2
 CAGE = 3
-DONE = 2
-SOLUTION = 1
-CUT = 2
-#: The guide of a puzzle shown to have no filling: the tree is its root, a dead end.
-REFUTED = (-1,)
-
-
-def combinations() -> list[list[list[int]]]:
-    """``COMBOS[length][total]``: the masks (bit ``d - 1`` for digit ``d``) of the sets of
-    ``length`` distinct digits 1..9 adding up to ``total`` (0..45)."""
-    table: list[list[list[int]]] = [[[] for _ in range(46)] for _ in range(10)]
-    for mask in range(512):
-        digits = [d + 1 for d in range(9) if mask >> d & 1]
-        table[len(digits)][sum(digits)].append(mask)
-    return table
-
-
-COMBOS = combinations()
-
-
-def run_combos(length: int, total: int, used: int) -> list[int]:
-    """The digit sets (masks) that ``length`` empty cells of a run can take to make
-    ``total``, avoiding the digits ``used`` by its givens; none when out of range."""
-    if not (0 <= total <= 45 and length <= 9):
-        return []
-    return [m for m in COMBOS[length][total] if not m & used]
-
 
 _TABLES: dict[bool, tuple[object, object]] = {}
 
@@ -97,8 +83,10 @@ def _shared_tables() -> tuple[object, object]:
 
 
 @cython.cclass
-class KakuroEngine:
-    """The filling machine for one puzzle, as numbers.
+class KakuroEngine(Machine):
+    """The filling machine for one puzzle, as numbers, on the shared stack
+    (:class:`lazysearch.exactcover._machine.Machine`: ``x[t]`` is the cell fixed at
+    level ``t``, ``k[t]`` the index of its digit among ``d[t]``).
 
     ``runs`` holds, for each run, its empty cells (numbers ``0 .. n - 1``), the sum they
     must make and the mask of digits the givens already use in it.
@@ -133,11 +121,7 @@ class KakuroEngine:
     tcell: cython.int[::1]
     tdom: cython.int[::1]
     tmark: cython.int[::1]
-    cellat: cython.int[::1]
     maskat: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
-    replay_k: cython.int[::1]
     states: cython.int[::1]
     fmark: cython.longlong[::1]
     bmark: cython.longlong[::1]
@@ -157,16 +141,7 @@ class KakuroEngine:
     failed: cython.bint
     refuted: cython.bint
     root_failed: cython.bint
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    leaf_kind = cython.declare(cython.int, visibility="public")
     children: cython.int
-    bad_replay: cython.bint
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -256,7 +231,8 @@ class KakuroEngine:
             starts.append(starts[len(starts) - 1] + len(rs))  # no [-1]: wraparound is off
         self.cellstart = _buffers.ints(starts, COMPILED)
         self.cellruns = _buffers.ints([r for rs in cell_runs for r in rs] or [0], COMPILED)
-        self.dom = _buffers.zeros(n + 1, COMPILED)
+        dom = _buffers.zeros(n + 1, COMPILED)
+        self.dom = dom
         # Scratch for revising a run: its partial fillings by layer, and stamps.
         self.states = _buffers.zeros(512, COMPILED)
         self.fmark = _buffers.zeros64(512, COMPILED)
@@ -272,22 +248,15 @@ class KakuroEngine:
         # A domain only shrinks along a path: at most 9 changes per cell.
         self.tcell = _buffers.zeros(9 * n + 9, COMPILED)
         self.tdom = _buffers.zeros(9 * n + 9, COMPILED)
+        # Each level fixes a cell of two digits or more: at most n levels, then a leaf.
         depth = n + 2
         self.tmark = _buffers.zeros(depth, COMPILED)
-        self.cellat = _buffers.zeros(depth, COMPILED)
         self.maskat = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
-        self.cut_depth = depth + 1
-        self.nodes = 0
-        self.solutions = 0
-        self.restart()
-
-    def restart(self) -> None:
-        """Back to the root: every domain full, then propagated once."""
+        self._allocate(n, n, depth)
+        # The root: every domain full, then propagated once.  Its domains depend on the
+        # puzzle only; restart() puts them back.
         t: cython.int
-        for t in range(self.n):
+        for t in range(n):
             self.dom[t] = 511
         for t in range(self.n_runs):
             self.queue[t] = t
@@ -296,22 +265,23 @@ class KakuroEngine:
         self.failed = self.refuted or not self.propagate(self.n_runs)
         self.root_failed = self.failed
         self.trail = 0  # the root's domains are never undone
-        self.rewind()
+        self._keep([dom])
+
+    def restart(self) -> None:
+        """Back to the root: the root's domains copied back (no propagation again)."""
+        Machine.restart(self)
+        self.trail = 0
+        self.failed = self.root_failed
 
     def rewind(self) -> None:
-        """Back to the root by undoing the trail (no propagation again), counts kept."""
+        """:meth:`restart` by undoing the trail (less to write after a short walk)."""
         t: cython.int = self.trail
         while t > 0:
             t -= 1
             self.dom[self.tcell[t]] = self.tdom[t]
         self.trail = 0
         self.failed = self.root_failed
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
+        self._root()
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -702,31 +672,6 @@ class KakuroEngine:
         self.trail = trail
         return ok
 
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
-
-        Returns False when a choice does not exist; the engine must then be
-        ``restart()``-ed before further use.
-        """
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) > self.n:
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
-
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a full grid, else its number of children
         (entered with the walk fenced to the node, then everything put back)."""
@@ -740,12 +685,6 @@ class KakuroEngine:
         self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind = saved
         self.state = ENTER
         return b
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def domains(self) -> list[int]:
         """The mask of digits each empty cell may still take, by cell number."""
@@ -772,7 +711,7 @@ class KakuroEngine:
         tcell: cython.int[::1] = self.tcell
         tdom: cython.int[::1] = self.tdom
         tmark: cython.int[::1] = self.tmark
-        cellat: cython.int[::1] = self.cellat
+        cellat: cython.int[::1] = self.x
         maskat: cython.int[::1] = self.maskat
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d
