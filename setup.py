@@ -20,6 +20,7 @@ CORE = [
     "lazysearch/exactcover/_mcc.py",
     "lazysearch/exactcover/_memo.py",
     "lazysearch/kakuro/_cdcl.py",
+    "lazysearch/kakuro/_combos.py",  # not an engine: the digit sets each engine build reads
     "lazysearch/kakuro/_engine.py",
     "lazysearch/knights/_count.py",
     "lazysearch/knights/_join.py",
@@ -37,6 +38,7 @@ BASE = {
     "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
     "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
     "lazysearch.knights._tour": "lazysearch.exactcover._machine",
+    "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
 }
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -132,6 +136,104 @@ def brute_force_block(puzzle: Puzzle) -> list[tuple[int, ...]]:
                 ):
                     out.append(a + b + c)
     return out
+
+
+def block_engine() -> Any:
+    from lazysearch import _native
+
+    problem, _ = kakuro.problem(kakuro.read(BLOCK))
+    return _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
+
+
+def test_the_engine_stands_on_the_shared_machine() -> None:
+    """Issue 19: the stack, replay, restart, position and degrees are the shared base's
+    (lazysearch.exactcover._machine), kakuro's engine adds its data and its loop."""
+    from lazysearch import _native
+    from lazysearch.exactcover import _machine
+
+    module = _native.load("lazysearch.kakuro._engine")
+    base = _machine.Machine if module.COMPILED else _machine.plain()
+    assert issubclass(module.KakuroEngine, base)
+    own = vars(module.KakuroEngine)
+    assert not {"replay", "position", "degrees"} & set(own)
+    engine = block_engine()
+    leaves = []
+    while engine.run(1, 0):
+        leaves.append((engine.position(), engine.degrees()))
+    assert len(leaves) == len(brute_force_block(kakuro.read(BLOCK)))
+    again = block_engine()
+    for position, degrees in leaves:
+        again.restart()
+        assert again.replay(position)
+        assert (again.position(), again.degrees()) == (position, degrees)
+        assert again.branching() == -1
+
+
+def test_restart_is_the_root_of_a_new_engine() -> None:
+    """restart() puts back the root's domains (kept when the engine was built, not
+    propagated again) and the machine's root: the cut depth too, as every engine's
+    restart does (kakuro's kept a cut depth set before it)."""
+    fresh = block_engine()
+    engine = block_engine()
+    engine.cut_depth = 1
+    assert engine.run(1, 0) == 1 and engine.leaf_kind == 2
+    engine.run(0, 5)
+    engine.restart()
+    assert engine.cut_depth == fresh.cut_depth
+    assert engine.domains() == fresh.domains()
+    walks = []
+    for e in (engine, fresh):
+        found = []
+        while e.run(1, 0):
+            found.append((e.leaf_kind, e.position(), e.solution()))
+        walks.append((found, e.nodes))
+    assert walks[0][0] == walks[1][0]
+    assert {kind for kind, _, _ in walks[0][0]} == {1}
+    assert len(walks[0][0]) == len(brute_force_block(kakuro.read(BLOCK)))
+
+
+def test_kakuro_runs_in_plain_python_after_the_plain_machine() -> None:
+    """LAZYSEARCH_PURE=1 with the plain Machine loaded first: kakuro imports and solves
+    (its modules read the digit sets from kakuro._combos; importing the compiled engine
+    directly, over the plain Machine, failed with a binary incompatibility)."""
+    code = (
+        "from lazysearch import _native; _native.load('lazysearch.exactcover._machine'); "
+        "from lazysearch import kakuro; import sys; "
+        "print(kakuro.solve(sys.argv[1]).count(), kakuro.solve(sys.argv[1]).search.stats.nodes)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, BLOCK],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LAZYSEARCH_PURE": "1"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[0] == str(len(brute_force_block(kakuro.read(BLOCK))))
+
+
+#: The plain tree (no guide) of shared puzzles with many solutions, as walked before the
+#: walk and the killer's revisions were one propagation (issue 19): the solutions met in
+#: the first 3,000 nodes and the position there, one digit a level.
+TREES_AT_3000 = {
+    ("backslash_marcelgarus", "big.kakuro"): (1725, "0000000000000000000002005"),
+    ("prop_marcizhu", "generated", "extreme.kak"): (
+        1176,
+        "0000000000000000000001000000010101200001",
+    ),
+    ("prop_marcizhu", "generated", "hard.kak"): (1180, "010000201202110110"),
+}
+
+
+@pytest.mark.parametrize("parts", list(TREES_AT_3000), ids=lambda parts: parts[-1])
+def test_the_plain_tree_is_kept(parts: tuple[str, ...]) -> None:
+    from lazysearch import _native
+
+    problem, _ = kakuro.problem(kakuro.read(shared_file("data", "kakuro", *parts)))
+    engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
+    engine.run(0, 3000)
+    solutions, position = TREES_AT_3000[parts]
+    assert (engine.nodes, engine.solutions) == (3000, solutions)
+    assert "".join(map(str, engine.position())) == position
 
 
 def test_no_solution_is_an_empty_stream() -> None:

@@ -1,14 +1,14 @@
 """The part of the search engines that is not their search: one explicit stack.
 
 Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`, the polyomino tiling engine
-:mod:`lazysearch.puzzles._tiling` and the knight's tour engine
-:mod:`lazysearch.knights._tour`) subclasses :class:`Machine` and adds its data
-and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice taken at level
-``t`` (engine-specific: a node, a cell, a placement, a square), ``k[t]`` its index among the
-node's children and ``d[t]`` their number.  The *position* is ``k[0..level)``, plain
-data from which the whole stack is rebuilt by :meth:`Machine.replay`, which walks the
-engine's own ``run()`` along given indices (``replay_k[0..replay_end)``), counting no
-node and reporting no leaf.
+:mod:`lazysearch.puzzles._tiling`, the knight's tour engine :mod:`lazysearch.knights._tour`
+and the kakuro engine :mod:`lazysearch.kakuro._engine`) subclasses :class:`Machine` and
+adds its data and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice
+taken at level ``t`` (engine-specific: a node, a cell, a placement, a square), ``k[t]``
+its index among the node's children and ``d[t]`` their number.  The *position* is
+``k[0..level)``, plain data from which the whole stack is rebuilt by
+:meth:`Machine.replay`, which walks the engine's own ``run()`` along given indices
+(``replay_k[0..replay_end)``), counting no node and reporting no leaf.
 
 ``run(limit, budget)`` walks on until ``limit`` leaves are reported (0: no limit) or
 ``budget`` nodes are entered (0: no budget), returns the number of leaves reported and

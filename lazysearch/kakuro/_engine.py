@@ -44,42 +44,28 @@ import itertools
 from collections.abc import Sequence
 
 from lazysearch import _buffers
+from lazysearch.exactcover import _machine
+from lazysearch.exactcover._machine import CUT as CUT  # the states, for this engine's users
+from lazysearch.exactcover._machine import DONE as DONE
+from lazysearch.exactcover._machine import ENTER as ENTER
+from lazysearch.exactcover._machine import LEAF as LEAF
+from lazysearch.exactcover._machine import SOLUTION as SOLUTION
+from lazysearch.kakuro._combos import COMBOS as COMBOS  # for this engine's users too
+from lazysearch.kakuro._combos import REFUTED as REFUTED
+from lazysearch.kakuro._combos import run_combos as run_combos
 
 COMPILED: bool = cython.compiled
 
-ENTER = 0
-LEAF = 1
+if cython.compiled:
+    from cython.cimports.lazysearch.exactcover._machine import Machine
+else:
+    Machine = _machine.plain()
+
+# A run's kind (rkind).
 WALK = 0
 HOUSE = 1
 SUM = 2
 CAGE = 3
-DONE = 2
-SOLUTION = 1
-CUT = 2
-#: The guide of a puzzle shown to have no filling: the tree is its root, a dead end.
-REFUTED = (-1,)
-
-
-def combinations() -> list[list[list[int]]]:
-    """``COMBOS[length][total]``: the masks (bit ``d - 1`` for digit ``d``) of the sets of
-    ``length`` distinct digits 1..9 adding up to ``total`` (0..45)."""
-    table: list[list[list[int]]] = [[[] for _ in range(46)] for _ in range(10)]
-    for mask in range(512):
-        digits = [d + 1 for d in range(9) if mask >> d & 1]
-        table[len(digits)][sum(digits)].append(mask)
-    return table
-
-
-COMBOS = combinations()
-
-
-def run_combos(length: int, total: int, used: int) -> list[int]:
-    """The digit sets (masks) that ``length`` empty cells of a run can take to make
-    ``total``, avoiding the digits ``used`` by its givens; none when out of range."""
-    if not (0 <= total <= 45 and length <= 9):
-        return []
-    return [m for m in COMBOS[length][total] if not m & used]
-
 
 _TABLES: dict[bool, tuple[object, object]] = {}
 
@@ -97,8 +83,10 @@ def _shared_tables() -> tuple[object, object]:
 
 
 @cython.cclass
-class KakuroEngine:
-    """The filling machine for one puzzle, as numbers.
+class KakuroEngine(Machine):
+    """The filling machine for one puzzle, as numbers, on the shared stack
+    (:class:`lazysearch.exactcover._machine.Machine`: ``x[t]`` is the cell fixed at
+    level ``t``, ``k[t]`` the index of its digit among ``d[t]``).
 
     ``runs`` holds, for each run, its empty cells (numbers ``0 .. n - 1``), the sum they
     must make and the mask of digits the givens already use in it.
@@ -133,11 +121,7 @@ class KakuroEngine:
     tcell: cython.int[::1]
     tdom: cython.int[::1]
     tmark: cython.int[::1]
-    cellat: cython.int[::1]
     maskat: cython.int[::1]
-    k: cython.int[::1]
-    d: cython.int[::1]
-    replay_k: cython.int[::1]
     states: cython.int[::1]
     fmark: cython.longlong[::1]
     bmark: cython.longlong[::1]
@@ -155,19 +139,9 @@ class KakuroEngine:
     n_runs: cython.int
     trail: cython.int
     failed: cython.bint
-    mixed: cython.bint
     refuted: cython.bint
     root_failed: cython.bint
-    level = cython.declare(cython.int, visibility="public")
-    floor = cython.declare(cython.int, visibility="public")
-    state = cython.declare(cython.int, visibility="public")
-    cut_depth = cython.declare(cython.int, visibility="public")
-    replay_end: cython.int
-    leaf_kind = cython.declare(cython.int, visibility="public")
     children: cython.int
-    bad_replay: cython.bint
-    nodes = cython.declare(cython.longlong, visibility="public")
-    solutions = cython.declare(cython.longlong, visibility="public")
 
     def __init__(
         self,
@@ -222,7 +196,6 @@ class KakuroEngine:
             value[r] = total
             for c in cells:
                 cell_runs[c].append(r)
-        self.mixed = bool(houses) or bool(sums)
         # In an engine with houses, each run of distinct digits is revised by its
         # combinations (CAGE) instead of the walk, and lists the houses that hold all
         # its cells (the digits it needs leave their other cells).
@@ -258,7 +231,8 @@ class KakuroEngine:
             starts.append(starts[len(starts) - 1] + len(rs))  # no [-1]: wraparound is off
         self.cellstart = _buffers.ints(starts, COMPILED)
         self.cellruns = _buffers.ints([r for rs in cell_runs for r in rs] or [0], COMPILED)
-        self.dom = _buffers.zeros(n + 1, COMPILED)
+        dom = _buffers.zeros(n + 1, COMPILED)
+        self.dom = dom
         # Scratch for revising a run: its partial fillings by layer, and stamps.
         self.states = _buffers.zeros(512, COMPILED)
         self.fmark = _buffers.zeros64(512, COMPILED)
@@ -268,28 +242,21 @@ class KakuroEngine:
         self.support = _buffers.zeros(max(10, longest + 1), COMPILED)
         self.stamp = 0
         self.queue = _buffers.zeros(self.n_runs + 1, COMPILED)
-        # Houses and sums wait here (see propagate_mixed).
+        # Houses, sums and cages wait here (see propagate).
         self.quick = _buffers.zeros(self.n_runs + 1, COMPILED)
         self.queued = _buffers.zeros(self.n_runs + 1, COMPILED)
         # A domain only shrinks along a path: at most 9 changes per cell.
         self.tcell = _buffers.zeros(9 * n + 9, COMPILED)
         self.tdom = _buffers.zeros(9 * n + 9, COMPILED)
+        # Each level fixes a cell of two digits or more: at most n levels, then a leaf.
         depth = n + 2
         self.tmark = _buffers.zeros(depth, COMPILED)
-        self.cellat = _buffers.zeros(depth, COMPILED)
         self.maskat = _buffers.zeros(depth, COMPILED)
-        self.k = _buffers.zeros(depth, COMPILED)
-        self.d = _buffers.zeros(depth, COMPILED)
-        self.replay_k = _buffers.zeros(depth, COMPILED)
-        self.cut_depth = depth + 1
-        self.nodes = 0
-        self.solutions = 0
-        self.restart()
-
-    def restart(self) -> None:
-        """Back to the root: every domain full, then propagated once."""
+        self._allocate(n, n, depth)
+        # The root: every domain full, then propagated once.  Its domains depend on the
+        # puzzle only; restart() puts them back.
         t: cython.int
-        for t in range(self.n):
+        for t in range(n):
             self.dom[t] = 511
         for t in range(self.n_runs):
             self.queue[t] = t
@@ -298,22 +265,23 @@ class KakuroEngine:
         self.failed = self.refuted or not self.propagate(self.n_runs)
         self.root_failed = self.failed
         self.trail = 0  # the root's domains are never undone
-        self.rewind()
+        self._keep([dom])
+
+    def restart(self) -> None:
+        """Back to the root: the root's domains copied back (no propagation again)."""
+        Machine.restart(self)
+        self.trail = 0
+        self.failed = self.root_failed
 
     def rewind(self) -> None:
-        """Back to the root by undoing the trail (no propagation again), counts kept."""
+        """:meth:`restart` by undoing the trail (less to write after a short walk)."""
         t: cython.int = self.trail
         while t > 0:
             t -= 1
             self.dom[self.tcell[t]] = self.tdom[t]
         self.trail = 0
         self.failed = self.root_failed
-        self.level = 0
-        self.floor = 0
-        self.state = ENTER
-        self.replay_end = 0
-        self.bad_replay = False
-        self.leaf_kind = 0
+        self._root()
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -323,142 +291,19 @@ class KakuroEngine:
         """Revise the ``waiting`` runs in the queue (and those their changes wake) until
         nothing changes; False at a dead end.  Every domain change goes on the trail.
 
-        Revising a run walks the layered graph of its partial fillings: layer ``j``
-        holds the sets of digits the first ``j`` cells can take (distinct, from their
-        domains); an edge adds a digit of cell ``j``.  Forward from the empty set, then
-        backward from the sets that are combinations of the run: a digit stays in cell
-        ``j`` only when one of its edges lies on such a path.  That keeps exactly the
-        digits that appear in some filling of the run (arc consistency for the run).
-        Houses and sums, when there are any, are left to :meth:`propagate_mixed`.
-        """
-        if self.mixed:
-            return self.propagate_mixed(waiting)
-        dom: cython.int[::1] = self.dom
-        rstart: cython.int[::1] = self.rstart
-        rcells: cython.int[::1] = self.rcells
-        cstart: cython.int[::1] = self.cstart
-        combos: cython.int[::1] = self.combos
-        cellstart: cython.int[::1] = self.cellstart
-        cellruns: cython.int[::1] = self.cellruns
-        queue: cython.int[::1] = self.queue
-        queued: cython.int[::1] = self.queued
-        tcell: cython.int[::1] = self.tcell
-        tdom: cython.int[::1] = self.tdom
-        states: cython.int[::1] = self.states
-        fmark: cython.longlong[::1] = self.fmark
-        bmark: cython.longlong[::1] = self.bmark
-        layer: cython.int[::1] = self.layer
-        support: cython.int[::1] = self.support
-        n_runs: cython.int = self.n_runs
-        trail: cython.int = self.trail
-        stamp: cython.longlong = self.stamp
-        head: cython.int = 0
-        count: cython.int = waiting
-        ok: cython.bint = True
-        r: cython.int
-        i: cython.int
-        j: cython.int
-        c: cython.int
-        s: cython.int
-        x: cython.int
-        m: cython.int
-        v: cython.int
-        length: cython.int
-        first: cython.int
-        top: cython.int
-        state: cython.int
-        rest: cython.int
-        bit: cython.int
-        while count > 0:
-            r = queue[head]
-            head += 1
-            if head == n_runs:
-                head = 0
-            count -= 1
-            queued[r] = 0
-            stamp += 1
-            first = rstart[r]
-            length = rstart[r + 1] - first
-            # Forward: the sets of digits the first j cells can take.
-            states[0] = 0
-            layer[0] = 0
-            layer[1] = 1
-            top = 1
-            for j in range(length):
-                v = dom[rcells[first + j]]
-                for i in range(layer[j], layer[j + 1]):
-                    state = states[i]
-                    rest = v & ~state
-                    while rest:
-                        bit = rest & -rest
-                        rest ^= bit
-                        if fmark[state | bit] != stamp:
-                            fmark[state | bit] = stamp
-                            states[top] = state | bit
-                            top += 1
-                layer[j + 2] = top
-                if top == layer[j + 1]:
-                    ok = False
-                    break
-            if not ok:
-                break
-            # The combinations reached by all the cells end the paths that count.
-            for i in range(cstart[r], cstart[r + 1]):
-                m = combos[i]
-                if fmark[m] == stamp:
-                    bmark[m] = stamp
-            # Backward: keep the edges whose end lies on a path to a combination.
-            for j in range(length - 1, -1, -1):
-                v = dom[rcells[first + j]]
-                support[j] = 0
-                for i in range(layer[j], layer[j + 1]):
-                    state = states[i]
-                    rest = v & ~state
-                    while rest:
-                        bit = rest & -rest
-                        rest ^= bit
-                        if bmark[state | bit] == stamp:
-                            support[j] |= bit
-                            bmark[state] = stamp
-                if support[j] == 0:
-                    ok = False
-                    break
-            if not ok:
-                break
-            for j in range(length):
-                c = rcells[first + j]
-                if support[j] != dom[c]:
-                    tcell[trail] = c
-                    tdom[trail] = dom[c]
-                    trail += 1
-                    dom[c] = support[j]
-                    for s in range(cellstart[c], cellstart[c + 1]):
-                        x = cellruns[s]
-                        if x != r and not queued[x]:
-                            queued[x] = 1
-                            queue[(head + count) % n_runs] = x
-                            count += 1
-        if not ok:  # leave the queue empty for the next propagation
-            while count > 0:
-                queued[queue[head]] = 0
-                head += 1
-                if head == n_runs:
-                    head = 0
-                count -= 1
-        self.stamp = stamp
-        self.trail = trail
-        return ok
+        Revising a run of kakuro (WALK) walks the layered graph of its partial fillings:
+        layer ``j`` holds the sets of digits the first ``j`` cells can take (distinct,
+        from their domains); an edge adds a digit of cell ``j``.  Forward from the empty
+        set, then backward from the sets that are combinations of the run: a digit stays
+        in cell ``j`` only when one of its edges lies on such a path.  That keeps exactly
+        the digits that appear in some filling of the run (arc consistency for the run).
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    @cython.cfunc
-    def propagate_mixed(self, waiting: cython.int) -> cython.bint:
-        """:meth:`propagate` for an engine with houses or sums: those (and, beside
-        houses, the runs revised by their combinations) wait in a queue of their own
-        and are revised before any walk (they cost far less, and a walk revised later
-        sees more of their narrowing at once).  Kakuro has neither and keeps
-        :meth:`propagate`, untouched, so its time does not change."""
+        Houses, sums and the runs revised by their combinations (killer sudoku; see the
+        class) wait in a queue of their own and are revised before any walk: they cost
+        far less, and a walk revised later sees more of their narrowing at once.  Kakuro
+        has none, so its quick queue stays empty and its runs are walked in the order
+        they wait, as when the walk had a function of its own.
+        """
         dom: cython.int[::1] = self.dom
         rstart: cython.int[::1] = self.rstart
         rcells: cython.int[::1] = self.rcells
@@ -827,31 +672,6 @@ class KakuroEngine:
         self.trail = trail
         return ok
 
-    def replay(self, ks: list[int]) -> bool:
-        """From the node about to be entered, take choice ``ks[0]``, then ``ks[1]``, ...
-
-        Returns False when a choice does not exist; the engine must then be
-        ``restart()``-ed before further use.
-        """
-        if not ks:
-            return self.state == ENTER
-        if self.state != ENTER or self.level + len(ks) > self.n:
-            return False
-        start: cython.int = self.level
-        t: cython.int
-        for t in range(len(ks)):
-            if ks[t] < 0:
-                return False
-            self.replay_k[start + t] = ks[t]
-        self.replay_end = start + len(ks)
-        self.bad_replay = False
-        saved_nodes = self.nodes
-        self.run(0, 0)
-        self.nodes = saved_nodes
-        ok = not self.bad_replay and self.level == start + len(ks) and self.state == ENTER
-        self.replay_end = 0
-        return ok
-
     def branching(self) -> int:
         """At a node not yet entered: ``-1`` for a full grid, else its number of children
         (entered with the walk fenced to the node, then everything put back)."""
@@ -865,12 +685,6 @@ class KakuroEngine:
         self.floor, self.cut_depth, self.nodes, self.solutions, self.leaf_kind = saved
         self.state = ENTER
         return b
-
-    def position(self) -> list[int]:
-        return [self.k[t] for t in range(self.level)]
-
-    def degrees(self) -> list[int]:
-        return [self.d[t] for t in range(self.level)]
 
     def domains(self) -> list[int]:
         """The mask of digits each empty cell may still take, by cell number."""
@@ -897,7 +711,7 @@ class KakuroEngine:
         tcell: cython.int[::1] = self.tcell
         tdom: cython.int[::1] = self.tdom
         tmark: cython.int[::1] = self.tmark
-        cellat: cython.int[::1] = self.cellat
+        cellat: cython.int[::1] = self.x
         maskat: cython.int[::1] = self.maskat
         ks: cython.int[::1] = self.k
         ds: cython.int[::1] = self.d

@@ -25,8 +25,9 @@ from typing import Any
 
 from .. import _native
 from ..errors import brief
+from ..exactcover._machine import DONE
 from ..puzzles.generate import Rating, rating
-from ._engine import COMBOS, DONE
+from ._combos import COMBOS
 from .puzzle import Cell, KakuroError, Puzzle
 from .solver import Filling, problem
 

@@ -28,7 +28,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .. import _native
-from ._engine import REFUTED, run_combos
+from ._combos import REFUTED, run_combos
 
 if TYPE_CHECKING:
     from .solver import KakuroProblem

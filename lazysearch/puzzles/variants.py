@@ -283,7 +283,7 @@ def kakuro_problem(
     541 nodes to 377, and finds seed 484's solution at node 123 of 207 instead of 292
     of 311.
     """
-    from ..kakuro._engine import REFUTED
+    from ..kakuro._combos import REFUTED
 
     n = rules.n
     value = [v for row in rows for v in row]
