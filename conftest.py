@@ -2,6 +2,7 @@
 
 import os
 import signal
+from pathlib import Path
 
 from lazysearch import _ENGINES
 
@@ -23,4 +24,10 @@ collect_ignore = [
     *(name.replace(".", "/") + ".py" for name in _ENGINES),
     "setup.py",
     "build",
+    # Any other module built as an extension too (kakuro/_combos.py, say).
+    *(
+        str(source.relative_to(Path(__file__).parent))
+        for source in Path(__file__).parent.joinpath("lazysearch").rglob("*.py")
+        if any(source.parent.glob(f"{source.stem}.*.so"))
+    ),
 ]
