@@ -223,3 +223,24 @@ def test_an_executors_batch_is_recorded_whole_when_a_budget_stops_it() -> None:
                 break
             saved = part.checkpoint
     assert (total, runs > 1) == (2680, True)
+
+
+def test_cli_node_limits_on_a_dask_cluster_resumed_anywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    path = str(tmp_path / "walk.json")
+    argv = ["knights", "5x6", "--count", "-q", "--node-limit", "60000", "--checkpoint", path]
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        on_cluster = ["--scheduler", cluster.scheduler_address]
+        assert main([*argv, *on_cluster]) == 5
+        assert json.loads(Path(path).read_text())["version"] == 2
+        # In turn: the cluster, two local workers, one process.
+        turns = [on_cluster, ["--workers", "2"], []]
+        runs = 1
+        while main([*argv, "--resume", path, *turns[runs % 3]]) == 5:
+            runs += 1
+    assert runs >= 3
+    assert capsys.readouterr().out.splitlines()[-1] == "37568"
