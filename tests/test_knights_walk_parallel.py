@@ -105,17 +105,20 @@ def test_an_executor_counts_each_search_and_resumes_exactly() -> None:
     assert (rest.done, rest.count) == (True, 37568)
 
 
-def test_a_stop_asked_as_subtrees_finish_keeps_the_plan() -> None:
-    calls: list[int] = []
+def test_a_stop_asked_as_subtrees_finish_keeps_the_plan(tmp_path: Path) -> None:
+    path = tmp_path / "walk.json"
 
-    def stop() -> bool:
-        calls.append(1)
-        return len(calls) > 5
+    def stop() -> bool:  # once the file (written as each subtree finishes) has one
+        try:
+            return bool(json.loads(path.read_text())["plan"]["done"])
+        except (OSError, KeyError, TypeError):
+            return False
 
-    part = count_within(6, 6, closed=True, workers=2, stop=stop)
+    part = count_within(6, 6, closed=True, workers=2, stop=stop, checkpoint=path, every=0)
     assert (part.done, part.limit) == (False, "stop")
-    assert part.checkpoint["plan"]["done"]
-    assert count_within(6, 6, closed=True, resume=part.checkpoint, workers=3).count == 9862
+    assert part.checkpoint == json.loads(path.read_text())
+    assert part.checkpoint["plan"]["done"] and part.count < 9862
+    assert count_within(6, 6, closed=True, resume=path, workers=3).count == 9862
 
 
 def test_an_altered_or_impossible_plan_is_refused(tmp_path: Path) -> None:
