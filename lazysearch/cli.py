@@ -1624,6 +1624,12 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         budgeted = any(
             _given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit")
         )
+        if (
+            budgeted
+            and method == "auto"
+            and kt._auto_method(rows, cols, args.closed) == "enumerate"
+        ):
+            method = "enumerate"  # (with --workers or --scheduler: the walk, in parallel)
         if method == "dp" and args.node_limit is not None:
             raise CliError(
                 f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "
@@ -1777,16 +1783,13 @@ def _count_by_walking(
 ) -> int:
     """``--count --method enumerate`` within ``--time-limit`` / ``--node-limit``, with
     ``--checkpoint`` / ``--resume``: the searches the count adds up, walked one after
-    the other (:func:`lazysearch.knights.walking.count_within`)."""
+    the other, each by ``--workers`` / ``--scheduler`` in parallel if given
+    (:func:`lazysearch.knights.walking.count_within`)."""
+    import contextlib
     import signal
 
     from .knights import walking
 
-    if args.workers or args.scheduler:
-        raise CliError(
-            "knights --count walks its searches in one process when it has a limit or a "
-            "checkpoint: leave out --workers and --scheduler"
-        )
     if args.progress:
         raise CliError("--progress: counting tours by walking shows no bar (--method dp does)")
     stops: list[int] = []
@@ -1795,35 +1798,38 @@ def _count_by_walking(
         stops.append(signum)
 
     handlers: dict[signal.Signals, Any] = {}
-    if args.checkpoint:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, request_stop)
-    try:
-        part = walking.count_within(
-            rows,
-            cols,
-            start=None if args.closed else args.start,
-            closed=args.closed,
-            seconds=args.time_limit,
-            nodes=args.node_limit,
-            checkpoint=args.checkpoint,
-            every=args.checkpoint_every or 5.0,
-            resume=args.resume,
-            stop=lambda: bool(stops),
-        )
-    except OSError as exc:
-        name = exc.filename or args.resume or args.checkpoint
-        raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
-    except KeyboardInterrupt:
-        print(
-            "lazysearch knights: interrupted; --checkpoint FILE saves a count to go on "
-            "with --resume FILE",
-            file=sys.stderr,
-        )
-        return EXIT_INTERRUPTED
-    finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+    with contextlib.ExitStack() as stack:
+        parallel = stack.enter_context(_parallel(args))
+        if args.checkpoint:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                handlers[sig] = signal.signal(sig, request_stop)
+        try:
+            part = walking.count_within(
+                rows,
+                cols,
+                start=None if args.closed else args.start,
+                closed=args.closed,
+                seconds=args.time_limit,
+                nodes=args.node_limit,
+                checkpoint=args.checkpoint,
+                every=args.checkpoint_every or 5.0,
+                resume=args.resume,
+                stop=lambda: bool(stops),
+                **parallel,
+            )
+        except OSError as exc:
+            name = exc.filename or args.resume or args.checkpoint
+            raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
+        except KeyboardInterrupt:
+            print(
+                "lazysearch knights: interrupted; --checkpoint FILE saves a count to go on "
+                "with --resume FILE",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
+        finally:
+            for sig, handler in handlers.items():
+                signal.signal(sig, handler)
     found, what = _directed(args, part.count, rows, cols)
     if not part.done:
         going_on = (
@@ -1831,9 +1837,9 @@ def _count_by_walking(
             if args.checkpoint
             else "--checkpoint FILE saves the count to go on with --resume FILE"
         )
-        if stops:
+        if stops or part.limit == "stop":
             why, status = "stopped", EXIT_INTERRUPTED
-        elif args.node_limit is not None and part.nodes >= args.node_limit:
+        elif part.limit == "node limit":
             why, status = "node limit reached", EXIT_BUDGET
         else:
             why, status = f"time limit of {args.time_limit:g} s reached", EXIT_BUDGET

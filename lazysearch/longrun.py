@@ -291,6 +291,8 @@ class PlanFile:
         self.done: dict[int, tuple[int, int]] = {
             int(i): (int(found), int(nodes)) for i, found, nodes in plan["done"]
         }
+        #: Called with the record each time it is saved (with or without a path).
+        self.saved: Callable[[dict[str, Any]], None] | None = None
         self._last = time.monotonic()
 
     @classmethod
@@ -330,6 +332,8 @@ class PlanFile:
         self.record["found"] = sum(found for found, _ in self.done.values())
         if self.path is not None:
             save(self.path, self.record)
+        if self.saved is not None:
+            self.saved(self.record)
         self._last = time.monotonic()
 
 

@@ -471,8 +471,11 @@ def _count(
     command: str = "library",
     deadline: float | None = None,
     nodes: int | None = None,
+    saved: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[int, longrun.PlanFile | None]:
-    """:func:`count`, and its plan (None for a count in one process without one)."""
+    """:func:`count`, and its plan (None for a count in one process without one);
+    ``saved(record)`` is called with the run record each time it is saved (a count of
+    knight's tours keeps it inside its own checkpoint)."""
     from . import longrun
 
     every = longrun.DEFAULT_EVERY if every is None else every
@@ -486,6 +489,7 @@ def _count(
         _become(search, search.resume(record["search"]))
         if "plan" in record:
             plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
+            plan.saved = saved
     if plan is None:
         one = workers == 1 and executor is None and depth is None and checkpoint is None
         if one and deadline is None and nodes is None:
@@ -496,6 +500,7 @@ def _count(
             tasks = [tasks[i] for i in order]
         path = os.fspath(checkpoint) if checkpoint is not None else None
         plan = longrun.PlanFile.new(path, search, tasks, above, command=command, every=every)
+        plan.saved = saved
         plan.save()
     else:
         if workers is not None and workers < 1:
@@ -682,10 +687,7 @@ def _count_on(
                 except Exception as exc:  # the cluster lost it (a scheduler gone):
                     lost.append(exc)  # the others may still come back, and are kept
                     continue
-                batch = futures[future]
-                finished(batch[0], found, nodes)
-                for i in batch[1:]:
-                    finished(i, 0, 0)
+                _finish_batch(finished, futures[future], found, nodes)
         if lost:
             first = lost[0]
             reason = f"{first}" or "no reason given"
@@ -703,6 +705,24 @@ def _count_on(
     finally:
         for future in futures:
             future.cancel()
+
+
+def _finish_batch(
+    finished: Callable[[int, int, int], None], batch: list[int], found: int, nodes: int
+) -> None:
+    """``finished()`` for each subtree of a batch that came back (its count given to the
+    first), all of them before a stop or a budget that one of the calls raises goes on
+    (the first raised): else a run file could hold the batch's count with only part of
+    its subtrees done, and a resumed run count the others again (an executor's count
+    stopped at a node limit and resumed counted 2,893 11-queens instead of 2,680)."""
+    raised: BaseException | None = None
+    for k, i in enumerate(batch):
+        try:
+            finished(i, found, nodes) if k == 0 else finished(i, 0, 0)
+        except BaseException as exc:
+            raised = raised or exc
+    if raised is not None:
+        raise raised
 
 
 #: Seconds between looks at a cluster's workers while a count waits on it.

@@ -93,7 +93,9 @@ def test_cli_budgets_are_refused_where_they_cannot_apply(
     # (knights --count by walking takes them: tests/test_knights_budget.py)
     assert main(["knights", "6", "--count", "--method", "dp", "--node-limit", "5"]) == 2
     assert "which enters no nodes" in capsys.readouterr().err
-    assert main(["knights", "5", "--count", "--workers", "2", "--time-limit", "9"]) == 2
+    # (8x8 is counted by the program, in one process; the walk takes --workers:
+    # tests/test_knights_walk_parallel.py)
+    assert main(["knights", "8", "--count", "--workers", "2", "--time-limit", "9"]) == 2
     assert "in one process" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["queens", "8", "--time-limit", "0"])

@@ -17,8 +17,9 @@ import math
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import CheckpointError, LazysearchError
 from ..search import CHUNK, Search
@@ -26,7 +27,10 @@ from ..search import CHUNK, Search
 Square = tuple[int, int]
 
 WALK_FORMAT = "lazysearch-knights-walk"
-WALK_VERSION = 1
+#: A walk whose search under way is counted by a plan of subtrees (``workers=`` or
+#: ``executor=``) writes version 2, with the plan; one without, version 1 (so a file of a
+#: one-process walk is still read by the versions before plans). Both are read.
+WALK_VERSION = 2
 
 
 @dataclass
@@ -37,8 +41,11 @@ class WalkCount:
     terms (directed open tours; closed tours as cycles), the whole count when ``done``;
     ``searches``: how many searches the count adds up, ``finished`` how many are done;
     ``progress``: the fraction of the tree of the search under way already walked
-    (Knuth's measure, :meth:`lazysearch.Search.progress`); ``nodes``: the nodes entered
-    by all the runs so far; ``checkpoint``: the record to go on from (JSON-able).
+    (Knuth's measure, :meth:`lazysearch.Search.progress`; for a search counted by a
+    plan of subtrees, the fraction of its subtrees finished); ``nodes``: the nodes
+    entered by all the runs so far; ``checkpoint``: the record to go on from (JSON-able);
+    ``limit``: why a stopped count stopped (``"time limit"``, ``"node limit"`` or
+    ``"stop"``), None when it is done.
     """
 
     count: int
@@ -48,6 +55,7 @@ class WalkCount:
     progress: float
     nodes: int
     checkpoint: dict[str, Any]
+    limit: str | None = None
 
 
 def walks(
@@ -88,13 +96,14 @@ def _record(
     current: dict[str, Any] | None,
     found: int,
     nodes: int,
+    plan: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from ..longrun import digest
 
     done = [str(n) for n in finished]
-    return {
+    record = {
         "format": WALK_FORMAT,
-        "version": WALK_VERSION,
+        "version": 1 if plan is None else 2,
         "rows": rows,
         "cols": cols,
         "closed": closed,
@@ -103,8 +112,29 @@ def _record(
         "current": current,
         "found": str(found),
         "nodes": nodes,
-        "sha256": digest([done, current, str(found), nodes]),
     }
+    if plan is None:
+        record["sha256"] = digest([done, current, str(found), nodes])
+    else:
+        record["plan"] = plan
+        record["sha256"] = digest([done, current, str(found), nodes, plan])
+    return record
+
+
+class Saved(NamedTuple):
+    """A checkpoint of a count by walking, read and checked (:func:`read_checkpoint`)."""
+
+    #: The finished searches' counts, in order.
+    finished: list[int]
+    #: The position of the search under way (where its plan begins, if it has one).
+    current: dict[str, Any] | None
+    #: The tours of the search under way counted so far.
+    found: int
+    #: The nodes entered so far, by all the runs.
+    nodes: int
+    #: The plan of subtrees the search under way is counted by, with the finished ones
+    #: (a parallel count's run-file ``plan``: :class:`lazysearch.longrun.PlanFile`).
+    plan: dict[str, Any] | None
 
 
 def read_checkpoint(
@@ -114,25 +144,31 @@ def read_checkpoint(
     start: Square | None,
     closed: bool,
     searches: int,
-) -> tuple[list[int], dict[str, Any] | None, int, int]:
+) -> Saved:
     """The finished searches' counts, the position of the one under way (or None), its
-    count so far and the nodes so far, from a checkpoint of this count (a file, or
-    the record itself).
+    count so far, the nodes so far and its plan (or None), from a checkpoint of this
+    count (a file, or the record itself).
 
     Raises :class:`~lazysearch.errors.CheckpointError` naming the file when it is torn
     (not JSON), not such a checkpoint, of another version, board, kind or start, or
     altered (its sha256 does not match); ``OSError`` when it cannot be read.
     """
-    from ..longrun import digest, read_record
+    from ..longrun import check_plan, digest, read_record
 
     what = "a checkpoint of a knight's tour count by walking"
     if isinstance(source, dict):
         name, record = "the checkpoint given", source
-        if record.get("format") != WALK_FORMAT or record.get("version") != WALK_VERSION:
-            raise CheckpointError(f"{name} is not {what} (version {WALK_VERSION})")
+        if record.get("format") != WALK_FORMAT or record.get("version") not in (1, 2):
+            raise CheckpointError(f"{name} is not {what} (version 1 or 2)")
     else:
         name = os.fspath(source)
-        record = read_record(name, WALK_FORMAT, WALK_VERSION, what)
+        try:
+            record = read_record(name, WALK_FORMAT, WALK_VERSION, what)
+        except CheckpointError as newer:
+            try:  # a one-process walk's file, as the versions before plans wrote it
+                record = read_record(name, WALK_FORMAT, 1, what)
+            except CheckpointError:
+                raise newer from None
     theirs = (record.get("rows"), record.get("cols"), record.get("closed"))
     ours_start = None if start is None or closed else list(start)
     their_start = None if record.get("closed") else record.get("start")
@@ -143,11 +179,13 @@ def read_checkpoint(
         )
     finished, current = record.get("finished"), record.get("current")
     found, nodes = record.get("found"), record.get("nodes")
+    plan = record.get("plan") if record.get("version") == 2 else None
     if not (
         isinstance(finished, list)
         and len(finished) <= searches
         and all(isinstance(n, str) and n.isascii() and n.isdigit() for n in finished)
         and (current is None or (isinstance(current, dict) and len(finished) < searches))
+        and (plan is None or isinstance(current, dict))
         and isinstance(found, str)
         and found.isascii()
         and found.isdigit()
@@ -158,9 +196,45 @@ def read_checkpoint(
         raise CheckpointError(
             f"{name}: checkpoint is damaged (finished={finished!r}, nodes={nodes!r})"
         )
-    if record.get("sha256") != digest([finished, current, found, nodes]):
+    mine: list[Any] = [finished, current, found, nodes]
+    if record.get("version") == 2:
+        mine.append(plan)
+    if record.get("sha256") != digest(mine):
         raise CheckpointError(f"{name}: does not match its sha256: altered or damaged")
-    return [int(n) for n in finished], current, int(found), nodes
+    if plan is not None:
+        check_plan(name, {"plan": plan})
+        done = plan["done"]
+        if sum(entry[1] for entry in done) > int(found) or _plan_nodes(plan) > nodes:
+            raise CheckpointError(
+                f"{name}: checkpoint is damaged (its plan's subtrees counted more than "
+                f"found={found!r} or nodes={nodes!r})"
+            )
+    return Saved([int(n) for n in finished], current, int(found), nodes, plan)
+
+
+def _plan_nodes(plan: dict[str, Any]) -> int:
+    """The nodes a plan's count has entered: those above its subtrees (walked when it
+    was made) and those of its finished subtrees."""
+    return int(plan["above"]) + sum(int(entry[2]) for entry in plan["done"])
+
+
+def _run_record(current: dict[str, Any], plan: dict[str, Any] | None) -> dict[str, Any]:
+    """The run record :func:`lazysearch.parallel.count` goes on from: the search under way
+    at ``current``, counted by ``plan`` (its unfinished subtrees only), or planned anew
+    from ``current`` when there is no plan (a one-process walk's position)."""
+    from ..longrun import RUN_FORMAT, RUN_VERSION
+
+    record: dict[str, Any] = {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "command": "library",
+        "mode": "count",
+        "found": 0 if plan is None else sum(entry[1] for entry in plan["done"]),
+        "search": current,
+    }
+    if plan is not None:
+        record["plan"] = plan
+    return record
 
 
 def count_within(
@@ -175,6 +249,8 @@ def count_within(
     every: float = 5.0,
     resume: str | os.PathLike[str] | dict[str, Any] | None = None,
     stop: Callable[[], bool] | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
 ) -> WalkCount:
     """Count the tours by walking them for at most ``seconds`` and ``nodes`` nodes
     entered (both exact to a chunk of 65,536 nodes at most; the nodes exactly), then
@@ -188,69 +264,149 @@ def count_within(
     only; the count is the same as one run's.  ``stop`` is looked at between chunks:
     True stops the walk as a budget does (how the command line hears Ctrl-C).
 
+    ``workers`` (more than 1) or ``executor`` count each search in parallel, by
+    :func:`lazysearch.parallel.count`: the search is cut into subtrees, and the
+    checkpoint records its plan (the subtrees, by position) and each finished
+    subtree's count, as a parallel count's run file does.  The budget and ``stop`` are
+    then looked at as subtrees finish (``stop`` also every few milliseconds of the
+    caller's own counting), so a run goes on past a limit by the subtrees under way, and
+    finishes at least one.  A checkpoint of either kind is resumed with any ``workers``:
+    a plan's unfinished subtrees are counted (in this process alone for ``workers`` None
+    or 1), and a one-process walk's search under way is cut into subtrees from its
+    position on.
+
+    >>> part = count_within(6, 6, closed=True, nodes=20_000, workers=2)
+    >>> part.done, part.count < 9862, part.checkpoint["plan"] is not None
+    (False, True, True)
+    >>> count_within(6, 6, closed=True, resume=part.checkpoint).count
+    9862
+
     Raises
     ------
     LazysearchError
-        For a bad budget (``seconds`` < 0 or not finite, ``nodes`` < 1).
+        For a bad budget (``seconds`` < 0 or not finite, ``nodes`` < 1) or ``workers``
+        < 1.
     CheckpointError
         When ``resume`` is not a checkpoint of this count, or ``checkpoint`` exists and
         is not one (it is never overwritten).
     """
-    from ..longrun import save
+    from .. import longrun, parallel
 
     if seconds is not None and not 0 <= seconds < math.inf:
         raise LazysearchError(f"count_within() needs seconds >= 0, got {seconds!r}")
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
         raise LazysearchError(f"count_within() needs nodes >= 1, got {nodes!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise LazysearchError(f"count_within() needs workers >= 1, got {workers!r}")
     if checkpoint is not None and not (
         isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
     ):
         check_checkpoint_path(checkpoint)
-    plan = walks(rows, cols, start, closed)
+    searches = walks(rows, cols, start, closed)
     finished: list[int] = []
     current: dict[str, Any] | None = None
+    under: dict[str, Any] | None = None  # the plan of the search under way, if any
     found = spent_before = 0
     if resume is not None:
-        finished, current, found, spent_before = read_checkpoint(
-            resume, rows, cols, start, closed, len(plan)
+        finished, current, found, spent_before, under = read_checkpoint(
+            resume, rows, cols, start, closed, len(searches)
         )
+    in_parallel = executor is not None or (workers is not None and workers > 1)
     deadline = None if seconds is None else time.monotonic() + seconds
     spent = 0  # nodes entered by this run
     last_saved = time.monotonic()
     search: Search | None = None
+    limit: str | None = None
 
     def record() -> dict[str, Any]:
-        here = None if search is None or search.done else search.checkpoint()
-        return _record(rows, cols, start, closed, finished, here, found, spent_before + spent)
+        here = current
+        if under is None:
+            here = None if search is None or search.done else search.checkpoint()
+        total_nodes = spent_before + spent
+        return _record(rows, cols, start, closed, finished, here, found, total_nodes, under)
 
     def total() -> int:
-        so_far = sum(weight * n for (_, weight), n in zip(plan, finished, strict=False))
-        if len(finished) < len(plan):
-            so_far += plan[len(finished)][1] * found
+        so_far = sum(weight * n for (_, weight), n in zip(searches, finished, strict=False))
+        if len(finished) < len(searches):
+            so_far += searches[len(finished)][1] * found
         return so_far
 
-    stopped = False
-    while len(finished) < len(plan) and not stopped:
-        square, _ = plan[len(finished)]
+    def out_of_budget() -> str | None:
+        if nodes is not None and nodes - spent <= 0:
+            return "node limit"
+        if deadline is not None and time.monotonic() >= deadline:
+            return "time limit"
+        if stop is not None and stop():
+            return "stop"
+        return None
+
+    while len(finished) < len(searches) and limit is None:
+        square, _ = searches[len(finished)]
         search = _search(rows, cols, square, closed)
+        if in_parallel or under is not None:
+            limit = out_of_budget()
+            if limit is not None:  # before its first subtree: the search stays where it is
+                if under is None:
+                    search = None if current is None else search.resume(current)
+                break
+            # The search under way, counted by a plan of subtrees: what was counted of
+            # it outside the plan (a one-process walk's part of it) stays as it is, and
+            # the plan's finished subtrees are added to it as they finish.
+            outside_found = found - (0 if under is None else sum(e[1] for e in under["done"]))
+            outside_nodes = spent_before + spent - (0 if under is None else _plan_nodes(under))
+            run_began = spent_before + spent
+
+            def planned(
+                run: dict[str, Any],
+                outside_found: int = outside_found,
+                outside_nodes: int = outside_nodes,
+            ) -> None:
+                """The plan's run record, as the parallel count saves it: into the walk's."""
+                nonlocal under, current, found, spent
+                under, current = run["plan"], run["search"]
+                found = outside_found + int(run["found"])
+                spent = outside_nodes + _plan_nodes(under) - spent_before
+                if checkpoint is not None:
+                    longrun.save(checkpoint, record())
+
+            resumed = None if current is None else _run_record(current, under)
+            try:
+                parallel._count(
+                    search,
+                    workers=workers if in_parallel else 1,
+                    executor=executor,
+                    resume=resumed,
+                    every=every,
+                    stop=stop,
+                    deadline=deadline,
+                    nodes=None if nodes is None else nodes - (run_began - spent_before),
+                    saved=planned,
+                )
+            except longrun.OutOfBudget as out:
+                limit = str(out.args[0])
+            except longrun.Stop:
+                limit = "stop"
+            else:
+                finished.append(found)
+                found = 0
+                under = current = search = None
+            continue
         if current is not None:
             search = search.resume(current)
             current = None
         while not search.done:
             left = None if nodes is None else nodes - spent
-            if (
-                (left is not None and left <= 0)
-                or (deadline is not None and time.monotonic() >= deadline)
-                or (stop is not None and stop())
-            ):
-                stopped = True
+            limit = out_of_budget()
+            if limit is not None:
                 break
             before = search.stats.nodes
             part = search.count_within(nodes=CHUNK if left is None else min(CHUNK, left), samples=1)
             found += part.found
             spent += search.stats.nodes - before
             if checkpoint is not None and time.monotonic() - last_saved >= every:
-                save(checkpoint, record())
+                longrun.save(checkpoint, record())
                 last_saved = time.monotonic()
         if search.done:
             finished.append(found)
@@ -258,17 +414,21 @@ def count_within(
             search = None
     saved = record()
     if checkpoint is not None:
-        save(checkpoint, saved)
-    progress = 0.0 if search is None else search.progress()
-    done = len(finished) == len(plan)
+        longrun.save(checkpoint, saved)
+    if under is not None:
+        progress = len(under["done"]) / max(1, len(under["tasks"]))
+    else:
+        progress = 0.0 if search is None else search.progress()
+    done = len(finished) == len(searches)
     return WalkCount(
         total(),
         done,
-        len(plan),
+        len(searches),
         len(finished),
         1.0 if done else progress,
         spent_before + spent,
         saved,
+        None if done else limit,
     )
 
 
