@@ -166,7 +166,8 @@ def test_cli_node_limits_with_workers_then_in_one_process(
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads processes from /proc")
 def test_cli_sigterm_mid_run_with_workers_then_resume_is_exact(tmp_path: Path) -> None:
     # A count of seconds (6x6 open compiled: 35,838,525 nodes; 5x6 in plain Python).
-    board, expected = ("6", 6_637_920) if compiled() else ("5x6", 37568)
+    (rows, cols), expected = ((6, 6), 6_637_920) if compiled() else ((5, 6), 37568)
+    board = f"{rows}x{cols}"
     path = tmp_path / "walk.json"
     every = ["--checkpoint", str(path), "--checkpoint-every", "0.1"]
     run = [sys.executable, "-m", "lazysearch", "knights", board, "--count", "-q"]
@@ -198,7 +199,7 @@ def test_cli_sigterm_mid_run_with_workers_then_resume_is_exact(tmp_path: Path) -
     for pid in helpers:
         wait_for(f"helper {pid} to end", lambda pid=pid: gone(pid))
     first = json.loads(path.read_text())
-    assert first["version"] == 2 and len(first["finished"]) < len(walks(6, 6, None, False))
+    assert first["version"] == 2 and len(first["finished"]) < len(walks(rows, cols, None, False))
     resumed = subprocess.run(
         [*run, "--workers", "3", *every, "--resume", str(path)],
         capture_output=True,
