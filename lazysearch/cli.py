@@ -1516,7 +1516,9 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     if args.count and args.limit is None and not args.estimate:
         method = args.method or "auto"
         if method == "auto" and not (args.workers or args.scheduler):
-            method = kt._auto_method(rows, cols, args.closed)
+            method = kt._auto_method(rows, cols, args.closed, args.start)
+            if method == "join" and (args.checkpoint or args.resume or args.progress):
+                method = "dp"  # the join keeps no table to save and shows no bar
         if method == "dp" and (args.checkpoint or args.resume or args.progress or args.time_limit):
             return _count_by_program(args, out, rows, cols, started)
         if args.time_limit is not None:

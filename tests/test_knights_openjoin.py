@@ -87,3 +87,16 @@ def test_bad_input() -> None:
         module.open_join_count(5, 6, max_states=10)  # type: ignore[attr-defined]
     with pytest.raises(KnightsError, match="start"):
         knights.count_tours(5, 5, start=(0, 0), method="join")
+
+
+def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    # auto joins the open tours of every start on 5x7; with a bar it takes the program.
+    assert main(["knights", "5", "7", "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "1245736\n"
+    assert main(["knights", "5", "7", "--count", "--progress", "-q"]) == 0
+    assert capsys.readouterr().out == "1245736\n"
+    assert main(["knights", "5", "7", "--count", "--method", "join", "--progress"]) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
