@@ -54,6 +54,9 @@ TAIL = cython.declare(cython.int, 2)
 #: The first fragment label (the program's own numbering); labels are renumbered in
 #: order of appearance from it.
 FIRST = cython.declare(cython.int, 3)
+#: Fibonacci hashing's multiplier (2**64 over the golden ratio), for the patterns.
+GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
 
 # -- the join ----------------------------------------------------------------------------
@@ -163,7 +166,8 @@ class Joiner:
     Each right frontier is kept as ``k2`` values (``vals``), the position of each end's
     partner (``part``: ``-1`` for none, ``-2`` for ``TAIL``), its fragments and its
     count; they are sorted by their degree pattern (base 3, the tour ends fixed above
-    it), so that the frontiers of one pattern are a run of the arrays."""
+    it), so that the frontiers of one pattern are a run of the arrays, found through a
+    hash table of the patterns (open addressing, ``codes`` to ``first`` and ``stop``)."""
 
     vals: cython.uchar[::1]
     part: cython.schar[::1]
@@ -178,7 +182,10 @@ class Joiner:
     w: cython.int
     size: cython.Py_ssize_t
     counts: list
-    runs: dict
+    codes: cython.longlong[::1]  # the hash table of patterns: -1 where empty
+    first: cython.longlong[::1]
+    stop: cython.longlong[::1]
+    mask: cython.longlong
     #: Pairs of frontiers of fitting degrees compared by :meth:`join`.
     pairs = cython.declare(cython.longlong, visibility="readonly")
 
@@ -194,7 +201,9 @@ class Joiner:
         for y in range(2 * k + 2):
             self.power[y] = 3**y
         self.counts = []
-        self.runs = {}
+        self.codes = array_of("q", 1)  # type: ignore[assignment]
+        self.codes[0] = -1
+        self.mask = 0
         self.size = 0
         self.pairs = 0
 
@@ -280,32 +289,60 @@ class Joiner:
             counts.append(count)
             e += 1
         size: cython.Py_ssize_t = e
-        sizes: dict[int, int] = {}
+        # The patterns' hash table, at most half full: how many frontiers each has...
+        slots: cython.Py_ssize_t = 2
+        while slots < 2 * size:
+            slots *= 2
+        self.codes = array_of("q", slots)  # type: ignore[assignment]
+        self.first = array_of("q", slots)  # type: ignore[assignment]
+        self.stop = array_of("q", slots)  # type: ignore[assignment]
+        self.mask = slots - 1
+        slot: cython.Py_ssize_t
+        for slot in range(slots):
+            self.codes[slot] = -1
+        where: cython.longlong[::1] = array_of("q", size or 1)  # type: ignore[assignment]
         for f in range(size):
-            code = codes[f]
-            sizes[code] = sizes.get(code, 0) + 1
-        runs: dict[int, tuple[int, int]] = {}
-        at: dict[int, int] = {}
-        first = 0
-        for code, many in sizes.items():
-            runs[code] = (first, first + many)
-            at[code] = first
-            first += many
+            slot = self._slot(codes[f])
+            self.codes[slot] = codes[f]
+            self.stop[slot] += 1
+            where[f] = slot
+        # ... then where each one's run begins and ends, and the frontiers put in them.
+        at: cython.longlong = 0
+        for slot in range(slots):
+            if self.codes[slot] >= 0:
+                self.first[slot] = at
+                at += self.stop[slot]
+                self.stop[slot] = self.first[slot]
         self.size = size
         self.vals = bytearray(k2 * size or 1)  # type: ignore[assignment]
         self.part = array_of("b", k2 * size or 1)  # type: ignore[assignment]
         self.frags = array_of("i", size or 1)  # type: ignore[assignment]
         placed: list[object] = [0] * size
         for f in range(size):
-            code = codes[f]
-            e = at[code]
-            at[code] = e + 1
+            slot = where[f]
+            e = self.stop[slot]
+            self.stop[slot] = e + 1
             placed[e] = counts[f]
             for y in range(k2):
                 self.vals[e * k2 + y] = rows[f * k2 + y]
             self.frags[e] = self._partners(self.vals, self.part, e * k2)
         self.counts = placed
-        self.runs = runs
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _slot(self, code: cython.longlong) -> cython.Py_ssize_t:
+        """The slot of pattern ``code`` in the hash table, or the empty slot where it
+        would go."""
+        slot: cython.Py_ssize_t = cython.cast(
+            cython.Py_ssize_t,
+            ((cython.cast(cython.ulonglong, code) * GOLDEN) & MASK64) >> 20,
+        ) & cython.cast(cython.Py_ssize_t, self.mask)
+        while self.codes[slot] >= 0 and self.codes[slot] != code:
+            slot = (slot + 1) & cython.cast(cython.Py_ssize_t, self.mask)
+        return slot
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -423,9 +460,8 @@ class Joiner:
         code: cython.longlong
         e: cython.Py_ssize_t
         total: object = 0
-        found: object
-        runs = self.runs
         counts = self.counts
+        slot: cython.Py_ssize_t
         spare: cython.int[::1] = array_of("i", k2)  # type: ignore[assignment]
         nspare: cython.int
         for key, count in table.items():
@@ -452,10 +488,10 @@ class Joiner:
                         code -= self.power[spare[y]] + self.power[k2]
                     if z > y:
                         code -= self.power[spare[z]] + self.power[k2]
-                    found = runs.get(code)
-                    if found is None:
+                    slot = self._slot(code)
+                    if self.codes[slot] < 0:
                         continue
-                    for e in range(found[0], found[1]):
+                    for e in range(self.first[slot], self.stop[slot]):
                         self.pairs += 1
                         if self._one_path(e, fragments):
                             total = total + count * counts[e]
