@@ -89,6 +89,7 @@ def test_bad_input() -> None:
         knights.count_tours(5, 5, start=(0, 0), method="join")
 
 
+@pytest.mark.skipif(not compiled(), reason="compiled only: 5x7 takes minutes as plain Python")
 def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
     from lazysearch.cli import main
 
