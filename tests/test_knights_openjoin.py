@@ -101,3 +101,10 @@ def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["knights", "5", "7", "--count", "--method", "join", "--progress"]) != 0
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 60), (4, 30)] if compiled() else [(3, 60)])
+def test_counts_past_64_bits(rows: int, cols: int) -> None:
+    # The halves' tables pass 2**64 and go on in Python integers, and so does the join.
+    joined = _openjoin().open_join_count(rows, cols)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(rows, cols).count > 2**64
