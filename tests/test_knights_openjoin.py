@@ -108,3 +108,20 @@ def test_counts_past_64_bits(rows: int, cols: int) -> None:
     # The halves' tables pass 2**64 and go on in Python integers, and so does the join.
     joined = _openjoin().open_join_count(rows, cols)  # type: ignore[attr-defined]
     assert joined.count == frontier_count(rows, cols).count > 2**64
+
+
+@pytest.mark.parametrize(("kw", "limbs"), [(1, 1), (2, 1), (2, 2)])
+def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
+    module = _native.load("lazysearch.knights._count")
+    table = module.Table(100, kw=kw, limbs=limbs)  # type: ignore[attr-defined]
+    entries = {5: 7, 123456789: 2**63 + limbs}
+    if kw == 2:
+        entries[(3 << 64) | 9] = 11
+    if limbs == 2:
+        entries[77] = 2**100
+    assert module.STATUS[table.load(entries)] == "ok"  # type: ignore[attr-defined]
+    keys, counts = table.export()
+    got = {
+        sum(keys[e * kw + t] << (64 * t) for t in range(kw)): counts[e] for e in range(len(counts))
+    }
+    assert got == entries == table.items()

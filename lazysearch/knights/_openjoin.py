@@ -250,24 +250,32 @@ class Joiner:
             return cython.cast(cython.int, (hi >> (4 * (self.w - 15))) & 3)
         return cython.cast(cython.int, (lo >> 60) & 3)
 
-    def add_right(self, table: dict[int, int]) -> None:
+    def add_right(self, table: object) -> None:
         """Take the right half's (folded) table, after ``n - c + 2`` columns of the
-        sweep: each frontier, turned round and unfolded (a class of two frontiers, a
-        frontier and its mirror image, holds twice the count of each)."""
+        sweep (a dict, or the keys and counts of ``Table.export``): each frontier,
+        turned round and unfolded (a class of two frontiers, a frontier and its mirror
+        image, holds twice the count of each)."""
+        kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
+        buffer, given = _words(table, kw)
+        keys: cython.ulonglong[::1] = buffer
+        lo: cython.ulonglong
+        hi: cython.ulonglong
+        g: cython.Py_ssize_t
         k2: cython.int = self.k2
         y: cython.int
         ends: cython.int
         same: cython.bint
         e: cython.Py_ssize_t = 0
         f: cython.Py_ssize_t
-        room: cython.Py_ssize_t = 2 * len(table) or 1
+        room: cython.Py_ssize_t = 2 * len(given) or 1
         # Decoded in the table's order first, then put in runs of one pattern.
         rows: cython.uchar[::1] = bytearray(k2 * room)  # type: ignore[assignment]
         codes: cython.longlong[::1] = array_of("q", room)  # type: ignore[assignment]
         counts: list[object] = []
-        for key, count in table.items():
-            lo = key & 0xFFFFFFFFFFFFFFFF
-            hi = key >> 64
+        for g in range(len(given)):
+            count = given[g]
+            lo = keys[g * kw]
+            hi = keys[g * kw + 1] if kw == 2 else 0
             ends = self._decode(lo, hi, True, True)
             for y in range(k2):
                 rows[e * k2 + y] = self.work[y]
@@ -278,7 +286,7 @@ class Joiner:
                     same = False
             if not same:
                 if count % 2:
-                    raise RuntimeError(f"folded frontier {key:#x} has an odd count {count}")
+                    raise RuntimeError(f"folded frontier {lo:#x} has an odd count {count}")
                 count = count // 2
                 codes[e] = self._code(rows, e * k2, ends)
                 counts.append(count)
@@ -448,9 +456,14 @@ class Joiner:
             h = o
         return False  # pragma: no cover - a path from a tour end ends at the other
 
-    def join(self, table: dict[int, int]) -> object:
+    def join(self, table: object) -> object:
         """The paths: the left half's (folded) table, after ``c`` columns of the cutting
-        sweep, paired with the right half's frontiers (:meth:`add_right`)."""
+        sweep (a dict, or the keys and counts of ``Table.export``), paired with the
+        right half's frontiers (:meth:`add_right`)."""
+        kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
+        buffer, given = _words(table, kw)
+        keys: cython.ulonglong[::1] = buffer
+        g: cython.Py_ssize_t
         k2: cython.int = self.k2
         y: cython.int
         z: cython.int
@@ -464,8 +477,9 @@ class Joiner:
         slot: cython.Py_ssize_t
         spare: cython.int[::1] = array_of("i", k2)  # type: ignore[assignment]
         nspare: cython.int
-        for key, count in table.items():
-            ends = self._decode(key & 0xFFFFFFFFFFFFFFFF, key >> 64, False, False)
+        for g in range(len(given)):
+            count = given[g]
+            ends = self._decode(keys[g * kw], keys[g * kw + 1] if kw == 2 else 0, False, False)
             need = 0
             nspare = 0
             for y in range(k2):
@@ -496,6 +510,22 @@ class Joiner:
                         if self._one_path(e, fragments):
                             total = total + count * counts[e]
         return total
+
+
+def _words(table: object, kw: int) -> tuple[object, list[int]]:
+    """A table's keys in one buffer of 64-bit words (``kw`` a key) and its counts in a
+    list, from a dict or as ``Table.export`` gives them."""
+    import array
+
+    if not isinstance(table, dict):
+        return table  # type: ignore[return-value]
+    keys = array.array("Q", bytes(8 * kw * max(1, len(table))))
+    counts: list[int] = []
+    for e, (key, count) in enumerate(table.items()):
+        for t in range(kw):
+            keys[e * kw + t] = (key >> (64 * t)) & 0xFFFFFFFFFFFFFFFF
+        counts.append(count)
+    return keys, counts
 
 
 def array_of(kind: str, size: int) -> object:
@@ -579,11 +609,19 @@ def turned(table: dict[bytes, int], k: int) -> dict[bytes, int]:
 
 
 def _sweep(
-    counter: Any, module: Any, table: dict[int, int], squares: range, limit: int, k: int, n: int
-) -> dict[int, int]:
+    counter: Any,
+    module: Any,
+    table: dict[int, int],
+    squares: range,
+    limit: int,
+    k: int,
+    n: int,
+    export: bool = False,
+) -> Any:
     """``table`` taken through ``squares`` by ``counter`` (compiled tables while the
-    counts fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past
-    ``limit`` frontiers."""
+    counts fit in 64 bits, then Python dicts): a dict, or with ``export`` what
+    ``Table.export`` gives when the table is compiled.  Raises ``TooManyStatesError``
+    past ``limit`` frontiers."""
     kw = 1 if 2 * k + 1 <= 15 else 2
     fast = module.COMPILED and 2 * k + 1 <= 29
     src: Any = None
@@ -609,7 +647,9 @@ def _sweep(
             table = counter.step(i, table)
             if len(table) > limit:
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
-    return src.items() if fast else table
+    if fast:
+        return src.export() if export else src.items()
+    return table
 
 
 class OpenJoinCount:
@@ -683,9 +723,10 @@ def open_join_count(
     shared = min(c - 1, n - c + 2)  # the cut changes column c - 1 only
     common = _sweep(plain, module, plain.initial(), range(shared * k), limit, k, n)
     cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)
-    left_table = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n)
+    fast = not reference
+    left_table = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n, fast)
     ahead = range(shared * k, (n - c + 2) * k)
-    right_table = _sweep(plain, module, common, ahead, limit, k, n)
+    right_table = _sweep(plain, module, common, ahead, limit, k, n, fast)
     del common
     result.seconds["halves"] = time.perf_counter() - began
     began = time.perf_counter()
@@ -698,7 +739,8 @@ def open_join_count(
         joiner = Joiner(k)
         joiner.add_right(right_table)
         del right_table
-        result.left, result.right = len(left_table), joiner.size
+        result.left = len(left_table) if isinstance(left_table, dict) else len(left_table[1])
+        result.right = joiner.size
         result.count = 2 * joiner.join(left_table)
         result.pairs = joiner.pairs
     result.seconds["join"] = time.perf_counter() - began
