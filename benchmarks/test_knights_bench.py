@@ -117,7 +117,7 @@ def test_count_closed_by_join(benchmark: Any, name: str) -> None:
 
 # Open tours of every start by joining two halves through two shared columns
 # (knights._openjoin, issue 17's 6x6 open target: 0.1 s), each beside the program in the
-# same run; counts from shared/ORACLES.md (A165134), 6x7's from the program (7.5 s by the
+# same run; counts from shared/ORACLES.md (A165134), 6x7's from the program (7.1 s by the
 # join, 16.8 s by the program, CPU, one run).
 OPEN_JOIN_COUNTS = {
     "6x6 open by the join (6,637,920)": (6, 6, 6_637_920),

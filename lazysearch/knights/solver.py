@@ -532,9 +532,9 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     0.25 s; 5x6 closed walks in 0.2 ms, 5x8 closed 0.077 s against 0.030 s; 6x6 closed
     0.011 s against 0.046 s, 6x7 closed 1.13 s against 0.47 s.  The open tours of every
     start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
-    program would count them: one run, 5x7 0.071 s against the program's 0.190 s, 5x8
-    0.30 s against 0.76 s, 6x7 7.5 s against 16.8 s, and 6x6 too, 1.16 s against the
-    program's 2.38 s and the walk's 1.43 s.
+    program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
+    0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s, and 6x6 too, 0.91 s against the
+    program's 2.44 s and the walk's 1.52 s.
     """
     k, n = sorted((rows, cols))
     if not closed and start is None and k in (5, 6) and n >= (6 if k == 6 else 7):
