@@ -69,8 +69,8 @@ def _degree(v: int) -> int:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def one_path(mine: bytes, theirs: bytes, k2: int) -> bool:
-    """Whether the right boundary as the left half and the crossing edges leave it
-    (``mine``) and the right half's frontier of it (``theirs``), whose degrees fit
+    """Whether the left half's frontier of the shared columns (``mine``) and the right
+    half's frontier of them (``theirs``), whose degrees fit
     (two on every square, or one at a tour end; two tour ends in all), make one path:
     walked from one tour end, it goes through every fragment of both sides."""
     side: list[bytes] = [mine, theirs]
@@ -124,10 +124,10 @@ def one_path(mine: bytes, theirs: bytes, k2: int) -> bool:
 
 
 def join_open(seen: dict[bytes, int], right: dict[bytes, int], k2: int) -> int:
-    """The number of open tours (paths, undirected): the right boundary's frontiers as
-    the left half and the crossing edges leave them (``seen``, each ``k2`` values and
-    the tour ends fixed) paired with the right half's own (``right``, the same), where
-    the degrees fit and the fragments make one path."""
+    """The number of open tours (paths, undirected): the left half's frontiers of the
+    shared columns (``seen``, each ``k2`` values and the tour ends fixed) paired with
+    the right half's (``right``, the same), where the degrees fit and the fragments
+    make one path.  Dicts of ``bytes``: the plain reference for :class:`Joiner`."""
     groups: dict[bytes, list[tuple[bytes, int]]] = {}
     for key, count in right.items():
         pattern = bytes(_degree(v) for v in key[:k2]) + key[k2:]
