@@ -115,6 +115,43 @@ def test_count_closed_by_join(benchmark: Any, name: str) -> None:
         benchmark.extra_info[f"{phase} seconds"] = round(seconds, 2)
 
 
+# Open tours of every start by joining two halves through two shared columns
+# (knights._openjoin, issue 17's 6x6 open target: 0.1 s), each beside the program in the
+# same run; counts from shared/ORACLES.md (A165134), 6x7's from the program (7.1 s by the
+# join, 16.8 s by the program, CPU, one run).
+OPEN_JOIN_COUNTS = {
+    "6x6 open by the join (6,637,920)": (6, 6, 6_637_920),
+    "5x8 open by the join (36,122,108)": (5, 8, 36_122_108),
+    "5x7 open by the join (1,245,736)": (5, 7, 1_245_736),
+    "6x7 open by the join (779,938,932, the program's count)": (6, 7, 779_938_932),
+}
+
+
+@pytest.mark.parametrize("name", list(OPEN_JOIN_COUNTS))
+def test_count_open_by_join(benchmark: Any, name: str) -> None:
+    rows, cols, expected = OPEN_JOIN_COUNTS[name]
+    benchmark.group = "knights: open tours by the join"
+    openjoin = _native.load("lazysearch.knights._openjoin")
+    found = benchmark.pedantic(openjoin.open_join_count, args=(rows, cols), rounds=1, iterations=1)
+    assert found.count == expected
+    benchmark.extra_info["cut"] = found.cut
+    benchmark.extra_info["left frontiers"] = found.left
+    benchmark.extra_info["right frontiers"] = found.right
+    benchmark.extra_info["pairs compared"] = found.pairs
+    for phase, seconds in found.seconds.items():
+        benchmark.extra_info[f"{phase} seconds"] = round(seconds, 2)
+
+
+@pytest.mark.parametrize("name", list(OPEN_JOIN_COUNTS))
+def test_count_open_by_the_program_beside_the_join(benchmark: Any, name: str) -> None:
+    rows, cols, expected = OPEN_JOIN_COUNTS[name]
+    benchmark.group = "knights: open tours by the join"
+    found = benchmark.pedantic(
+        lambda: knights.count_tours(rows, cols, method="dp"), rounds=1, iterations=1
+    )
+    assert found == expected
+
+
 def test_count_3x500_closed_by_dp(benchmark: Any) -> None:
     """3x500 closed, 244 digits: the compiled tables (64-bit counts, then Python integers
     past ``2**64``) against the all-Python program's dicts."""

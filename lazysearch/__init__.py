@@ -51,6 +51,7 @@ _ENGINES = (
     "lazysearch.kakuro._engine",
     "lazysearch.knights._count",
     "lazysearch.knights._join",
+    "lazysearch.knights._openjoin",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
     "lazysearch.puzzles._units",

@@ -1620,16 +1620,25 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     if args.count and args.limit is None and not args.estimate:
         method = args.method or "auto"
         if method == "auto" and not (args.workers or args.scheduler):
-            method = kt._auto_method(rows, cols, args.closed)
+            method = kt._auto_method(rows, cols, args.closed, args.start)
         budgeted = any(
             _given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit")
         )
         if (
             budgeted
             and method == "auto"
-            and kt._auto_method(rows, cols, args.closed) == "enumerate"
+            and kt._auto_method(rows, cols, args.closed, args.start) in ("enumerate", "join")
         ):
             method = "enumerate"  # (with --workers or --scheduler: the walk, in parallel)
+        if (
+            method == "join"
+            and not args.closed
+            and not _given(args, "method")
+            and (budgeted or args.progress)
+        ):
+            # The open tours' join keeps no table to save and shows no bar: the walk
+            # counts nodes, the program shows its bar and saves its table.
+            method = "enumerate" if args.node_limit is not None else "dp"
         if method == "dp" and args.node_limit is not None:
             raise CliError(
                 f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "

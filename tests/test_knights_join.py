@@ -107,8 +107,8 @@ def test_join_counts_the_cycles_of_count_tours() -> None:
 
 
 def test_bad_input_is_refused() -> None:
-    with pytest.raises(KnightsError, match="closed tours only"):
-        knights.count_tours(6, 6, method="join")
+    with pytest.raises(KnightsError, match="every start"):  # open: _openjoin's
+        knights.count_tours(6, 6, start=(0, 0), method="join")
     with pytest.raises(KnightsError, match="'join' counts in one process"):
         knights.count_closed(6, 6, method="join", workers=2)
     with pytest.raises(ValueError, match="2x6"):
@@ -125,6 +125,9 @@ def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "44202\n"
     assert main(["knights", "6", "--closed", "--directed", "--count", "--method", "join"]) == 0
     assert capsys.readouterr().out.strip() == str(9862 * 2 * 36)
-    assert main(["knights", "5", "8", "--count", "--method", "join"]) != 0
+    # Open tours of every start: _openjoin's join (tests/test_knights_openjoin.py).
+    assert main(["knights", "5", "8", "--count", "--method", "join", "-q"]) == 0
+    assert capsys.readouterr().out == "36122108\n"
+    assert main(["knights", "5", "8", "--count", "--method", "join", "--start", "0,0"]) != 0
     err = capsys.readouterr().err
-    assert "closed tours only" in err and "Traceback" not in err and err.count("\n") == 1
+    assert "every start" in err and "Traceback" not in err and err.count("\n") == 1

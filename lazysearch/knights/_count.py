@@ -155,6 +155,33 @@ class Table:
             if self.slots[stride * slot] != EMPTY
         }
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def export(self) -> tuple[object, list[int]]:
+        """The table's keys in one buffer of 64-bit words (``kw`` a key, low word
+        first) and their counts as Python integers, in the same order: what
+        :meth:`items` gives, without a Python integer for each key."""
+        kw: cython.Py_ssize_t = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
+        slot: cython.Py_ssize_t
+        e: cython.Py_ssize_t = 0
+        t: cython.Py_ssize_t
+        buffer = _buffers.filled64(max(1, kw * self.used), 0, COMPILED)
+        keys: cython.ulonglong[::1] = buffer  # type: ignore[assignment]
+        counts: list[int] = []
+        for slot in range(self.size):
+            if self.slots[stride * slot] == EMPTY:
+                continue
+            for t in range(kw):
+                keys[e * kw + t] = self.slots[stride * slot + t]
+            if self.limbs == 1:
+                counts.append(self.slots[stride * slot + kw])
+            else:
+                counts.append(self.count_at(stride * slot + kw))
+            e += 1
+        return buffer, counts
+
     def key_at(self, at: int) -> int:
         """The key whose low word is at ``slots[at]``."""
         return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.kw))
@@ -256,6 +283,11 @@ class FrontierCounter:
     :attr:`finished`.  ``fold`` merges each frontier with its mirror image at the end of
     every column (:meth:`_pack`): the table's keys are then no longer the frontiers the
     edges chosen reach, only their classes, so :class:`TourSampler` does not fold.
+    ``cut`` (from 2) leaves out the edges between columns ``cut - 2`` and ``cut - 1``:
+    the table after ``cut`` columns is then the left half of a join through those two
+    columns (:mod:`lazysearch.knights._openjoin`), whose right half has those edges.
+    The edges left out still count as edges a square may get (the other half may give
+    them), so every frontier the join needs is kept.
     """
 
     nb: cython.int[::1]  # back neighbours of square i, as frontier positions, 4 a square
@@ -312,7 +344,9 @@ class FrontierCounter:
     #: followed, by :meth:`step` and :meth:`step_fast` (a measure of the work done).
     tried = cython.declare(cython.longlong, visibility="readonly")
 
-    def __init__(self, k: int, n: int, start: int, closed: bool, fold: bool = False) -> None:
+    def __init__(
+        self, k: int, n: int, start: int, closed: bool, fold: bool = False, cut: int = 0
+    ) -> None:
         compiled = COMPILED
         self.k = k
         self.n = n
@@ -334,11 +368,18 @@ class FrontierCounter:
         for i in range(total):
             for j in back[i]:
                 last[j] = max(last[j], i)
+        # A cut (see the class's docstring): the edges between columns cut - 2 and
+        # cut - 1 are left out, for the other half of a join.
+        left_out: list[list[int]] = [[] for _ in range(total)]
+        if cut >= 2:
+            for i in range((cut - 1) * k, min(cut * k, total)):
+                left_out[i] = [j for j in back[i] if j // k == cut - 2]
         nb = [0] * (4 * total)
         nbn = [0] * total
         for i in range(total):
-            nbn[i] = len(back[i])
-            for t, j in enumerate(back[i]):
+            taken_back = [j for j in back[i] if j not in left_out[i]]
+            nbn[i] = len(taken_back)
+            for t, j in enumerate(taken_back):
                 nb[4 * i + t] = w - (i - j)
         caps = [2] * total
         if start >= 0 and not closed:
@@ -358,6 +399,9 @@ class FrontierCounter:
                 j = i - w + p
                 if j >= 0:
                     rem[i * (w + 1) + p] = sum(1 for x in ahead[j] if x > i)
+                    # An edge left out stays the other half's to give, taken or not.
+                    rem[i * (w + 1) + p] += sum(1 for x in ahead[j] if x <= i and j in left_out[x])
+                    rem[i * (w + 1) + p] += sum(1 for x in left_out[j] if j <= i)
         self.nb = _buffers.ints(nb, compiled)  # type: ignore[assignment]
         self.nbn = _buffers.ints(nbn, compiled)  # type: ignore[assignment]
         self.cap = _buffers.ints(caps, compiled)  # type: ignore[assignment]

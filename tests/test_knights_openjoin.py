@@ -1,0 +1,127 @@
+"""Counting open knight's tours by joining two halves through two shared columns: equal
+to the square-by-square program on every small board and every cut (either way round),
+the plain-Python join equal to the compiled one, the published counts, and bad input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazysearch import _native, compiled, knights
+from lazysearch.knights import KnightsError
+from lazysearch.knights.counting import TooManyStatesError, frontier_count
+
+#: Boards up to this many squares are checked against the program (as plain Python the
+#: halves of 5x6 take about 10 s).
+AREA = 36 if compiled() else 25
+
+
+def _openjoin() -> object:
+    return _native.load("lazysearch.knights._openjoin")
+
+
+def _boards(area: int) -> list[tuple[int, int]]:
+    return [(k, n) for k in range(3, 7) for n in range(max(k, 4), 13) if k * n <= area]
+
+
+@settings(max_examples=25 if compiled() else 8, deadline=None)
+@given(st.data())
+def test_the_join_equals_the_program(data: st.DataObject) -> None:
+    k, n = data.draw(st.sampled_from(_boards(AREA)))
+    cut = data.draw(st.integers(3, n - 1))
+    rows, cols = (k, n) if data.draw(st.booleans()) else (n, k)
+    joined = _openjoin().open_join_count(rows, cols, cut=cut)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(rows, cols).count
+    assert (joined.rows, joined.cols, joined.cut) == (rows, cols, cut)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 4), (4, 4), (5, 5), (4, 6), (3, 9)])
+def test_every_cut_and_the_reference_join(rows: int, cols: int) -> None:
+    expected = frontier_count(rows, cols).count
+    for cut in range(3, max(rows, cols)):
+        fast = _openjoin().open_join_count(rows, cols, cut=cut)  # type: ignore[attr-defined]
+        slow = _openjoin().open_join_count(  # type: ignore[attr-defined]
+            rows, cols, cut=cut, reference=True
+        )
+        assert fast.count == slow.count == expected, cut
+        assert fast.right == slow.right  # the right half's frontiers, unfolded
+
+
+def test_the_cut_keeps_the_edges_the_other_half_gives() -> None:
+    # 5x5 shared columns 1 and 2: tours from (0, 0) to (2, 0) need (0, 1)-(2, 2), an
+    # edge the left half leaves out, to count for (0, 1) once (2, 2) is taken; without
+    # it 72 paths were lost (1584 tours, not 1728).
+    assert _openjoin().open_join_count(5, 5, cut=3).count == 1728  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "expected"),
+    [  # shared/ORACLES.md, A165134
+        (3, 4, 16),
+        (5, 5, 1728),
+        (4, 4, 0),
+        (3, 8, 792),
+    ],
+)
+def test_published_counts(rows: int, cols: int, expected: int) -> None:
+    assert knights.count_tours(rows, cols, method="join") == expected
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: about a minute as plain Python")
+def test_six_by_six() -> None:
+    joined = _openjoin().open_join_count(6, 6)  # type: ignore[attr-defined]
+    assert joined.count == 6_637_920  # A165134
+    assert joined.cut == 4
+
+
+def test_bad_input() -> None:
+    module = _openjoin()
+    with pytest.raises(ValueError, match="cut=2"):
+        module.open_join_count(5, 6, cut=2)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="cut=6"):
+        module.open_join_count(5, 6, cut=6)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="2x6"):
+        module.open_join_count(2, 6)  # type: ignore[attr-defined]
+    with pytest.raises(TooManyStatesError, match="max_states=10"):
+        module.open_join_count(5, 6, max_states=10)  # type: ignore[attr-defined]
+    with pytest.raises(KnightsError, match="start"):
+        knights.count_tours(5, 5, start=(0, 0), method="join")
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: 5x7 takes minutes as plain Python")
+def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    # auto joins the open tours of every start on 5x7; with a bar it takes the program.
+    assert main(["knights", "5", "7", "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "1245736\n"
+    assert main(["knights", "5", "7", "--count", "--progress", "-q"]) == 0
+    assert capsys.readouterr().out == "1245736\n"
+    assert main(["knights", "5", "7", "--count", "--method", "join", "--progress"]) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 60), (4, 30)] if compiled() else [(3, 60)])
+def test_counts_past_64_bits(rows: int, cols: int) -> None:
+    # The halves' tables pass 2**64 and go on in Python integers, and so does the join.
+    joined = _openjoin().open_join_count(rows, cols)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(rows, cols).count > 2**64
+
+
+@pytest.mark.parametrize(("kw", "limbs"), [(1, 1), (2, 1), (2, 2)])
+def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
+    module = _native.load("lazysearch.knights._count")
+    table = module.Table(100, kw=kw, limbs=limbs)  # type: ignore[attr-defined]
+    entries = {5: 7, 123456789: 2**63 + limbs}
+    if kw == 2:
+        entries[(3 << 64) | 9] = 11
+    if limbs == 2:
+        entries[77] = 2**100
+    assert module.STATUS[table.load(entries)] == "ok"  # type: ignore[attr-defined]
+    keys, counts = table.export()
+    got = {
+        sum(keys[e * kw + t] << (64 * t) for t in range(kw)): counts[e] for e in range(len(counts))
+    }
+    assert got == entries == table.items()
