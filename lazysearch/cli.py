@@ -1874,7 +1874,10 @@ def _count_by_join(
     from . import _native, longrun
 
     if not args.closed:
-        raise CliError("--method join counts closed tours only: give --closed")
+        raise CliError(
+            "--method join stops at a --time-limit for closed tours only (--closed); "
+            "the open tours: --method dp, or --method enumerate"
+        )
     if args.node_limit is not None or args.checkpoint or args.resume:
         raise CliError(
             "--method join takes --time-limit only: it enters no nodes, and its state is "

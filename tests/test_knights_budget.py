@@ -177,3 +177,22 @@ def test_cli_join_time_limit_exits_5_and_refuses_a_checkpoint(
     assert "keeps no checkpoint" in capsys.readouterr().err
     assert main([*argv, "--node-limit", "5"]) == 2
     assert "enters no nodes" in capsys.readouterr().err
+
+
+def test_cli_open_join_with_a_time_limit_names_the_methods_that_stop(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["knights", "5", "7", "--count", "--method", "join", "--time-limit", "9"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "closed tours only" in err and "--method dp" in err
+
+
+def test_cli_open_tours_auto_joined_still_take_every_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 5x7 open is joined by auto, which keeps no table and enters no nodes: a node
+    # limit walks instead, a time limit takes the program.
+    assert main(["knights", "5", "7", "--count", "--node-limit", "1000", "-q"]) == 5
+    assert "node limit reached" in capsys.readouterr().err
+    assert main(["knights", "5", "7", "--count", "--time-limit", "600", "-q"]) == 0
+    assert capsys.readouterr().out == "1245736\n"
