@@ -15,7 +15,8 @@ each digit a blank cell may still take once its units' givens are out, each cell
 one of its digits, each unit each digit it lacks exactly once, and ``c`` not ``d``.  The
 tree search of :mod:`._units` finds most answers within a few hundred nodes; on sparse
 25x25 grids it does not end on the rest (docs/generate.md), and clause learning does:
-every clue of seed 1's 25x25 puzzle was settled in about 80 ms each, compiled.  The
+every clue of seed 1's 25x25 puzzle was settled in about 50 ms each, compiled, though
+a few clues of other seeds take seconds.  The
 search is deterministic, so its answer (and each generated puzzle) is the same compiled
 or not.
 """
@@ -39,9 +40,11 @@ def other_filling(
 
     ``units`` lists each unit's cells; every cell is in some unit and a unit's size is
     the number of digits.  ``near``, a full grid, is where the search starts: each
-    variable is first decided as it has it (a second filling often agrees with the
-    first in most cells).  The givens are taken as they are: a puzzle whose givens
-    clash has no filling.
+    variable is first decided as it has it.  That may cost more than it saves, so the
+    generator does not (three clues of seed 2's 25x25 puzzle took 35,000 to 41,000
+    conflicts to a second filling from the full grid, 4,000 to 11,000 from the default
+    phases; on seed 1 the full grid saved 15%).  The givens are taken as they are: a
+    puzzle whose givens clash has no filling.
 
     Raises
     ------
@@ -64,26 +67,26 @@ def other_filling(
     puzzle = list(puzzle)
     puzzle[cell] = 0
     everything = (1 << n) - 1
-    allowed = [everything] * cells
+    mask = [everything] * cells
     for unit in units:
         used = 0
         for c in unit:
             if puzzle[c]:
                 used |= 1 << (puzzle[c] - 1)
         for c in unit:
-            allowed[c] &= ~used
-    allowed[cell] &= ~(1 << (digit - 1))
+            mask[c] &= ~used
+    mask[cell] &= ~(1 << (digit - 1))
     # Variable number of (cell, digit - 1) for each blank cell's digits left.
     var: dict[int, int] = {}
     for c in range(cells):
         if not puzzle[c]:
             for d in range(n):
-                if allowed[c] >> d & 1:
+                if mask[c] >> d & 1:
                     var[c * n + d] = len(var)
     blank = [c for c in range(cells) if not puzzle[c]]
     solver = sat.Solver(max(len(var), 1))
     for c in blank:
-        lits = [2 * var[c * n + d] for d in range(n) if allowed[c] >> d & 1]
+        lits = [2 * var[c * n + d] for d in range(n) if mask[c] >> d & 1]
         if not lits:
             return None
         solver.add_one_of(lits)

@@ -266,7 +266,9 @@ def generate(
     if max_nodes is None:
 
         def prover(puzzle: list[int], c: int, digit: int) -> bool:
-            return other_filling(puzzle, c, digit, units, full) is not None
+            # No phases from the full grid: on seed 2's 25x25 they took the second
+            # fillings from 4k-11k conflicts to 35k-41k (on seed 1, 15% fewer).
+            return other_filling(puzzle, c, digit, units) is not None
 
     for group in removal_order(n, symmetric, rng):
         for c in group:
