@@ -51,7 +51,7 @@ def test_generate_16x16_minimal(benchmark: Any) -> None:
 def test_generate_25x25_minimal(benchmark: Any) -> None:
     # Proved minimal: each clue's tree proof gets 200 nodes (generate.TREE_NODES) and the
     # SAT check (clue_sat) settles the rest, about 230 clues of the 625; the time depends
-    # on the seed: seed 1 about 40 s of CPU, seed 2 over 3.5 minutes (docs/generate.md).
+    # on the seed: seed 1 about 40 s of CPU, seed 2 727 s (docs/generate.md).
     # The exact-cover check of uniqueness after the timed part takes minutes a puzzle.
     _sudoku_bench(benchmark, (5, 5), 3)
     assert benchmark.extra_info["minimal"] == 3
