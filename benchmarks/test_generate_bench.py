@@ -48,11 +48,19 @@ def test_generate_16x16_minimal(benchmark: Any) -> None:
     _sudoku_bench(benchmark, (4, 4), 5)
 
 
+def test_generate_25x25_minimal(benchmark: Any) -> None:
+    # Proved minimal: each clue's tree proof gets 200 nodes (generate.TREE_NODES) and the
+    # SAT check (clue_sat) settles the rest, about 230 clues of the 625; the time depends
+    # on the seed: seed 1 about 40 s of CPU, seed 2 727 s (docs/generate.md).
+    # The exact-cover check of uniqueness after the timed part takes minutes a puzzle.
+    _sudoku_bench(benchmark, (5, 5), 3)
+    assert benchmark.extra_info["minimal"] == 3
+
+
 def test_generate_25x25_bounded(benchmark: Any) -> None:
     # Each clue's proof gets 200 nodes (with pairs, about what 500 without bought), and
-    # 800 and 3,200 when tried again (settle()): unique always, minimality not proved
-    # (extra_info "minimal" counts the puzzles proved minimal).  The exact-cover check
-    # after the timed part takes minutes.
+    # 800 and 3,200 when tried again (settle()), and no SAT: unique always, minimality
+    # not proved (extra_info "minimal" counts the puzzles proved minimal).
     _sudoku_bench(benchmark, (5, 5), 1, max_nodes=200)
 
 

@@ -232,6 +232,41 @@ class Solver:
             self.learnt[t] = lit
         self.push(len(kept))
 
+    def add_one_of(self, lits: list[int]) -> None:
+        """Add clauses (before solving) that make exactly one of ``lits`` hold: the
+        clause of them all, and one of two negations for each pair (unit propagation
+        then makes all the others false once one holds)."""
+        size: cython.int = len(lits)
+        i: cython.int
+        j: cython.int
+        for i in range(size):
+            if not 0 <= lits[i] < 2 * self.n:
+                raise ValueError(f"literal {lits[i]} is not one of the {self.n} variables'")
+        if size + 16 > len(self.learnt):
+            self.learnt = _enlarged(self.learnt, size + 16)
+        for i in range(size):
+            self.learnt[i] = lits[i]
+        self.push(size)
+        for i in range(size):
+            for j in range(i + 1, size):
+                self.learnt[0] = lits[i] ^ 1
+                self.learnt[1] = lits[j] ^ 1
+                self.push(2)
+
+    def prefer(self, lits: list[int]) -> None:
+        """Decide each variable of ``lits`` first the way that makes the literal hold
+        (its saved, target and best phases set so), for a search that looks for a model
+        near a known assignment (the sudoku generator starts from its full grid)."""
+        t: cython.int
+        v: cython.int
+        for t in range(len(lits)):
+            if not 0 <= lits[t] < 2 * self.n:
+                raise ValueError(f"literal {lits[t]} is not one of the {self.n} variables'")
+            v = lits[t] >> 1
+            self.phase[v] = 1 + (lits[t] & 1)
+            self.target[v] = self.phase[v]
+            self.best[v] = self.phase[v]
+
     def add_cells(self, cells: int) -> None:
         """Clauses that give each of ``cells`` kakuro cells exactly one digit: variable
         ``9 * c + d`` is cell ``c`` holding digit ``d + 1``."""
