@@ -527,3 +527,10 @@ class TourSampler:
             here = neighbours[ahead]
             before, ahead = ahead, here[0] if here[0] != before else here[-1]
         return [_from_sweep(rows, cols, j) for j in path]
+
+
+def join_part(prefix: tuple[int, ...]) -> object:
+    """One part of a parallel join (:func:`lazysearch.knights._join._transfer_part`),
+    called in a forked worker: a plain function of an importable module, which a
+    process pool can name even when the engine runs as its plain-Python source."""
+    return _native.load("lazysearch.knights._join")._transfer_part(prefix)

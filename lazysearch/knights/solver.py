@@ -9,6 +9,7 @@ entered at two squares.
 
 from __future__ import annotations
 
+import os
 import sys
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -520,7 +521,7 @@ METHODS = ("auto", "dp", "enumerate", "join")
 
 
 def _auto_method(rows: int, cols: int, closed: bool) -> str:
-    """``"dp"`` or ``"enumerate"``: which counts this board faster (measured on the
+    """``"dp"``, ``"join"`` or ``"enumerate"``: which counts this board faster (measured on the
     2-core development machine, compiled, CPU time; docs/knights.md has the table).
 
     The walk costs about the number of tours, which grows exponentially with the board;
@@ -533,6 +534,8 @@ def _auto_method(rows: int, cols: int, closed: bool) -> str:
     0.47 s.
     """
     k, n = sorted((rows, cols))
+    if closed and k >= 7:
+        return "join"  # 7x8 closed: 129 s CPU against the program's 287 s; 8x8: see the docs
     shortest = {4: 8, 5: 7, 6: 7}
     if k <= 3 or k >= 7 or n >= shortest[k]:
         return "dp"
@@ -542,10 +545,12 @@ def _auto_method(rows: int, cols: int, closed: bool) -> str:
 def _method(method: object, workers: int | None, executor: Executor | None) -> str:
     if method not in METHODS:
         raise KnightsError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if method in ("dp", "join") and (workers is not None or executor is not None):
+    if method == "dp" and (workers is not None or executor is not None):
         raise KnightsError(
             f"method={method!r} counts in one process: leave out workers and executor"
         )
+    if method == "join" and executor is not None:
+        raise KnightsError("method='join' shares its parts among forked processes: give workers")
     assert isinstance(method, str)
     return method
 
@@ -623,8 +628,10 @@ def count_closed(
     cycles are the closed tours that start at the corner and go to ``(1, 2)`` first.
     ``method="dp"`` counts them by dynamic programming, ``"join"`` by the same program
     run on the two halves of the board and joined across the middle
-    (:func:`lazysearch.knights._join.join_count`), ``"auto"`` picks (see
-    :func:`count_tours`).
+    (:func:`lazysearch.knights._join.join_count`; ``workers`` forked processes share
+    its parts), ``"auto"`` picks (see :func:`count_tours`): the join on boards 7 or
+    more across, then in as many processes as the machine has cores unless
+    ``workers`` says.
 
     >>> count_closed(6)
     9862
@@ -641,12 +648,15 @@ def count_closed(
         return 0
     if how == "auto":
         how = _auto_method(rows, cols, True)
+        if how == "join" and executor is None and workers is None:
+            workers = os.cpu_count() or 1
     if how == "dp":
         from .counting import frontier_count
 
         return frontier_count(rows, cols, closed=True).count
-    if how == "join":
-        joined: int = _native.load("lazysearch.knights._join").join_count(rows, cols).count
+    if how == "join" and executor is None:
+        join = _native.load("lazysearch.knights._join")
+        joined: int = join.join_count(rows, cols, workers=workers or 1).count
         return joined
     problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
     return Solutions(Search(problem)).count(workers=workers, executor=executor)
