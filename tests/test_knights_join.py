@@ -208,3 +208,29 @@ def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["knights", "5", "8", "--count", "--method", "join"]) != 0
     err = capsys.readouterr().err
     assert "closed tours only" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_cli_counts_8x8_closed_by_the_join_in_every_core(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lazysearch knights 8 --closed --count` goes to the join, in as many processes as
+    the machine has cores (the join itself is the benchmark's: most of an hour)."""
+    import os
+
+    from lazysearch.cli import main
+
+    calls = []
+
+    class Found:
+        count = 13_267_364_410_532
+
+    def fake(rows: int, cols: int, *, workers: int) -> Found:
+        calls.append((rows, cols, workers))
+        return Found()
+
+    monkeypatch.setattr(_join(), "join_count", fake)
+    assert main(["knights", "8", "--closed", "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "13267364410532\n"
+    assert calls == [(8, 8, os.cpu_count() or 1)]
+    assert main(["knights", "8", "--closed", "--count", "-q", "--workers", "3"]) == 0
+    assert calls[-1] == (8, 8, 3)
