@@ -43,6 +43,7 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
 import array
+import itertools
 import time
 from typing import Any
 
@@ -94,6 +95,10 @@ NO_MEMORY = cython.declare(cython.int, 3)
 STATUS = ("ok", "overflow", "full", "memory")
 
 
+#: Numbers the :class:`Packed` tables made, for their hash salts.
+_TABLES = itertools.count(1)
+
+
 def words_for(squares: int) -> int:
     """The 64-bit words a packed state of ``squares`` squares takes (12 a word)."""
     return (squares + PER_WORD - 1) // PER_WORD
@@ -114,10 +119,18 @@ class Packed:
     w = cython.declare(cython.int, visibility="readonly")
     limit: cython.Py_ssize_t
     shift: cython.int
+    salt: cython.ulonglong
+    #: Slots :meth:`add` passed over that held another key (a measure of clustering).
+    probes = cython.declare(cython.longlong, visibility="readonly")
 
     def __init__(self, w: int, limit: int, size: int = 256) -> None:
         self.w = w
         self.limit = limit
+        # Each table hashes its own way: a table filled in another's slot order, with
+        # the same hash, piles its keys into one run while it is the smaller (8x8's
+        # first square, 4 million states, did not finish in 40 minutes).
+        self.salt = (next(_TABLES) * GOLDEN) & MASK64
+        self.probes = 0
         self._allocate(size)
 
     def _allocate(self, size: int) -> None:
@@ -147,6 +160,19 @@ class Packed:
             words[t] = (key >> (64 * t)) & MASK64  # type: ignore[index]
         return self.add(words, 0, count)  # type: ignore[arg-type]
 
+    def add_table(self, other: Packed) -> int:
+        """Add every entry of ``other`` (keys of as many words), in its slot order;
+        returns ``OK`` or why not."""
+        stride: cython.Py_ssize_t = other.w + 1
+        slot: cython.Py_ssize_t
+        status: cython.int
+        for slot in range(other.size):
+            if other.slots[stride * slot + other.w]:
+                status = self.add(other.slots, stride * slot, other.slots[stride * slot + other.w])
+                if status != OK:
+                    return status
+        return OK
+
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.boundscheck(False)
@@ -154,7 +180,7 @@ class Packed:
     @cython.initializedcheck(False)
     def home(self, words: cython.ulonglong[::1], at: cython.Py_ssize_t) -> cython.Py_ssize_t:
         """The slot where the probe for the key ``words[at : at + w]`` begins."""
-        x: cython.ulonglong = 0
+        x: cython.ulonglong = self.salt
         t: cython.int
         for t in range(self.w):
             x = ((x ^ words[at + t]) * GOLDEN) & MASK64
@@ -196,6 +222,7 @@ class Packed:
                 self.slots[base + w] = total
                 return OK
             slot = (slot + 1) & mask
+            self.probes += 1
         if self.used >= self.limit:
             return FULL_UP
         for t in range(w):
@@ -1045,7 +1072,19 @@ def degree_code(degrees: list[int]) -> int:
 _SHARED: dict[str, Any] = {}
 
 
-def _transfer_part(prefix: tuple[int, ...]) -> tuple[int, dict[tuple[int, ...], int], int, int]:
+def _transfer_part(prefix: tuple[int, ...]) -> tuple[Any, ...]:
+    """:func:`_transfer_part_or_stop`, or ``("stop", why, square)`` when a table went past
+    ``max_states``, out of memory or a count past 64 bits (a value, not an exception:
+    an exception of the plain-Python engine does not pickle back from a worker)."""
+    try:
+        return _transfer_part_or_stop(prefix)
+    except _Stop as stop:
+        return ("stop", stop.why, stop.square)
+
+
+def _transfer_part_or_stop(
+    prefix: tuple[int, ...],
+) -> tuple[int, dict[tuple[int, ...], int], int, int]:
     """Transfer and join the states whose first right squares took the crossing degrees
     ``prefix`` (each 0 none, 1 two, 2 one): the count of tours, the states after each
     right square by the degrees taken up to it (only up to ``prefix``'s length, else by
@@ -1241,6 +1280,7 @@ def _packed_transfer(
         limit=limit,
         split=transfer.k if split is None else split,
     )
+    parts: list[tuple[Any, ...]] = []
     try:
         prefixes: list[tuple[int, ...]] = [()]
         if workers > 1:
@@ -1248,15 +1288,36 @@ def _packed_transfer(
                 prefixes = [(*p, d) for p in prefixes for d in range(3) if _in_trie(trie, (*p, d))]
         if workers > 1 and len(prefixes) > 1:
             import multiprocessing
+            import os
+            import threading
             from concurrent.futures import ProcessPoolExecutor
 
-            from lazysearch.knights.counting import join_part
+            from lazysearch.knights.counting import join_part, join_worker
 
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                parts = list(pool.map(join_part, prefixes))  # type: ignore[arg-type]
+            main = threading.current_thread() is threading.main_thread()
+            pool = ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=join_worker,
+                initargs=(os.getpid(), main),
+            )
+            try:
+                for part in pool.map(join_part, prefixes):  # type: ignore[arg-type]
+                    parts.append(part)
+                    if part[0] == "stop":
+                        raise _Stop(part[1], part[2])
+            except BaseException:
+                # A part can take many minutes: stop them all (Ctrl-C, a full table).
+                processes = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in processes:
+                    process.kill()
+                for process in processes:
+                    process.join()
+                raise
+            pool.shutdown()
         else:
-            parts = [_transfer_part(p) for p in prefixes]
+            parts = [_transfer_part_or_stop(p) for p in prefixes]
     finally:
         _SHARED.clear()
     result.transfer = [0] * k2
