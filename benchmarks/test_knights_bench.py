@@ -82,7 +82,7 @@ def test_count_by_dp(benchmark: Any, name: str) -> None:
 # Closed tours by joining two halves (knights._join, issue 17's road to 8x8): the largest
 # counts it reaches here, each against shared/ORACLES.md / A175881 / A001230, with what it
 # held; 6x8 also as before, the transfer in Python dicts, for the ratio. 7x8 and 8x8 take
-# minutes on the loaded machine (8x8 in two processes, most of an hour): only with
+# minutes on the loaded machine (8x8 in two processes: 27 minutes, one run): only with
 # LAZYSEARCH_SLOW_BENCH=1.
 JOIN_COUNTS: dict[str, tuple[int, int, int, dict[str, Any]]] = {
     "6x8 closed by the join (55,488,142)": (6, 8, 55_488_142, {}),

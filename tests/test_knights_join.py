@@ -233,7 +233,7 @@ def test_cli_counts_8x8_closed_by_the_join_in_every_core(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`lazysearch knights 8 --closed --count` goes to the join, in as many processes as
-    the machine has cores (the join itself is the benchmark's: most of an hour)."""
+    the machine has cores (the join itself is the benchmark's: 27 minutes, one run)."""
     import os
 
     from lazysearch.cli import main
