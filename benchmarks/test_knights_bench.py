@@ -80,13 +80,26 @@ def test_count_by_dp(benchmark: Any, name: str) -> None:
 
 
 # Closed tours by joining two halves (knights._join, issue 17's road to 8x8): the largest
-# counts it reaches here, each against shared/ORACLES.md / A175881, with what it held.
-# 6x9 takes about two minutes on the loaded CI machine: only with LAZYSEARCH_SLOW_BENCH=1.
-JOIN_COUNTS = {
-    "6x8 closed by the join (55,488,142)": (6, 8, 55_488_142),
-    "6x9 closed by the join (3,374,967,940)": (6, 9, 3_374_967_940),
+# counts it reaches here, each against shared/ORACLES.md / A175881 / A001230, with what it
+# held; 6x8 also as before, the transfer in Python dicts, for the ratio. 7x8 and 8x8 take
+# minutes on the loaded machine (8x8 in two processes: 27 minutes, one run): only with
+# LAZYSEARCH_SLOW_BENCH=1.
+JOIN_COUNTS: dict[str, tuple[int, int, int, dict[str, Any]]] = {
+    "6x8 closed by the join (55,488,142)": (6, 8, 55_488_142, {}),
+    "6x8 closed by the join in dicts (55,488,142)": (6, 8, 55_488_142, {"packed": False}),
+    "6x9 closed by the join (3,374,967,940)": (6, 9, 3_374_967_940, {}),
+    "7x8 closed by the join (34,524,432,316)": (7, 8, 34_524_432_316, {"workers": 2}),
+    "8x8 closed by the join (13,267,364,410,532)": (
+        8,
+        8,
+        13_267_364_410_532,
+        {"workers": 2},
+    ),
 }
-SLOW_JOINS = {"6x9 closed by the join (3,374,967,940)"}
+SLOW_JOINS = {
+    "7x8 closed by the join (34,524,432,316)",
+    "8x8 closed by the join (13,267,364,410,532)",
+}
 
 
 @pytest.mark.parametrize(
@@ -103,16 +116,26 @@ SLOW_JOINS = {"6x9 closed by the join (3,374,967,940)"}
     ],
 )
 def test_count_closed_by_join(benchmark: Any, name: str) -> None:
-    rows, cols, expected = JOIN_COUNTS[name]
+    import resource
+
+    rows, cols, expected, options = JOIN_COUNTS[name]
     benchmark.group = "knights: closed tours by the join"
     join = _native.load("lazysearch.knights._join")
-    found = benchmark.pedantic(join.join_count, args=(rows, cols), rounds=1, iterations=1)
+    found = benchmark.pedantic(
+        join.join_count, args=(rows, cols), kwargs=options, rounds=1, iterations=1
+    )
     assert found.count == expected
     benchmark.extra_info["left frontiers"] = found.left
     benchmark.extra_info["right frontiers"] = found.right
+    benchmark.extra_info["transfer states, all squares"] = sum(found.transfer)
     benchmark.extra_info["transfer peak"] = max(found.transfer)
+    benchmark.extra_info["largest table"] = found.peak
+    benchmark.extra_info["pairs joined"] = found.pairs
     for phase, seconds in found.seconds.items():
         benchmark.extra_info[f"{phase} seconds"] = round(seconds, 2)
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        key = "peak MB" if who == resource.RUSAGE_SELF else "peak MB, a worker"
+        benchmark.extra_info[key] = resource.getrusage(who).ru_maxrss // 1024
 
 
 # Open tours of every start by joining two halves through two shared columns

@@ -1630,15 +1630,16 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
             and kt._auto_method(rows, cols, args.closed, args.start) in ("enumerate", "join")
         ):
             method = "enumerate"  # (with --workers or --scheduler: the walk, in parallel)
-        if (
-            method == "join"
-            and not args.closed
-            and not _given(args, "method")
-            and (budgeted or args.progress)
-        ):
-            # The open tours' join keeps no table to save and shows no bar: the walk
-            # counts nodes, the program shows its bar and saves its table.
-            method = "enumerate" if args.node_limit is not None else "dp"
+        if method == "join" and args.method in (None, "auto"):
+            # The joins keep no table to save and show no bar: the program shows its bar
+            # and saves its table; for open tours the walk counts nodes. (The closed
+            # tours' join stops at a --time-limit.)
+            if not args.closed and (budgeted or args.progress):
+                method = "enumerate" if args.node_limit is not None else "dp"
+            elif args.closed and (
+                args.checkpoint or args.resume or args.progress or args.node_limit is not None
+            ):
+                method = "dp"
         if method == "dp" and args.node_limit is not None:
             raise CliError(
                 f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "
@@ -1898,7 +1899,8 @@ def _count_by_join(
     if not no_tour_reason(rows, cols, closed=True):
         try:
             join = _native.load("lazysearch.knights._join")
-            found = join.join_count(rows, cols, tick=tick).count
+            workers = args.workers or os.cpu_count() or 1
+            found = join.join_count(rows, cols, tick=tick, workers=workers).count
         except longrun.Stop:
             print(
                 f"lazysearch knights: time limit of {args.time_limit:g} s reached at "

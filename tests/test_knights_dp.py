@@ -245,7 +245,9 @@ def test_a_board_wider_than_the_frontiers_pack_is_a_clear_error() -> None:
     # compiled program raised OverflowError from deep inside the first square).
     words = r"15x16 needs frontiers of 31 squares; the program takes boards up to 14"
     with pytest.raises(TooManyStatesError, match=words):
-        knights.count_closed(15, 16)
+        knights.count_closed(15, 16, method="dp")
+    with pytest.raises(TooManyStatesError, match="joining the halves of " + words):
+        knights.count_closed(15, 16)  # auto: the join, from 7 across
     with pytest.raises(TooManyStatesError, match="sampling the tours of 16x15"):
         knights.sample(16, 15, closed=True)
 

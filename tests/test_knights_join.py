@@ -4,6 +4,8 @@ published counts, and bad input."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,6 +67,7 @@ def test_counts_past_64_bits() -> None:
     joined = _join().join_count(3, 200)  # type: ignore[attr-defined]
     expected = frontier_count(3, 200, closed=True).count
     assert joined.count == expected and len(str(expected)) == 96
+    assert not joined.packed  # the program's counts passed 64 bits: Python dicts
 
 
 def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
@@ -90,31 +93,127 @@ def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
     assert sizes[1] < sizes[0]
 
 
-@pytest.mark.parametrize(("rows", "cols", "expected"), [(5, 8, 44_202)])
-def test_a_left_table_cut_into_parts_gives_the_same_count(
-    rows: int, cols: int, expected: int
-) -> None:
-    whole = _join().join_count(rows, cols)  # type: ignore[attr-defined]
-    cut = [_join().join_count(rows, cols, parts=p) for p in (2, 3, 7)]  # type: ignore[attr-defined]
-    assert [whole.count] + [part.count for part in cut] == [expected] * 4
-    assert max(cut[-1].transfer) < max(whole.transfer)
-    with pytest.raises(ValueError, match="parts >= 1, not 0"):
-        _join().join_count(rows, cols, parts=0)  # type: ignore[attr-defined]
+@settings(max_examples=15 if compiled() else 4, deadline=None)
+@given(st.data())
+def test_the_packed_transfer_equals_the_dicts_state_for_state(data: st.DataObject) -> None:
+    """The compiled tables' transfer holds, square by square and all its parts together,
+    exactly the states of the one-table transfer in Python dicts (the parts, split by
+    the crossing degrees of the first squares, never share a state), and counts the
+    same, however deep it splits."""
+    k, n = data.draw(st.sampled_from(_boards(AREA if compiled() else 20)))
+    split = data.draw(st.integers(0, 2 * k))
+    packed = _join().join_count(k, n, split=split, fold=False)  # type: ignore[attr-defined]
+    plain = _join().join_count(k, n, packed=False)  # type: ignore[attr-defined]
+    folded = _join().join_count(k, n, split=split)  # type: ignore[attr-defined]
+    assert packed.packed and folded.packed and not plain.packed
+    assert packed.count == plain.count == folded.count
+    assert packed.transfer == plain.transfer
+    assert (packed.left, packed.right) == (plain.left, plain.right)
+    assert folded.left <= packed.left and sum(folded.transfer) <= sum(packed.transfer)
+    if split == 0:
+        assert packed.peak == max([packed.left, *packed.transfer])
+
+
+@pytest.mark.parametrize(("rows", "cols", "expected"), [(5, 8, 44_202), (6, 6, 9862)])
+def test_parts_in_two_processes_count_the_same(rows: int, cols: int, expected: int) -> None:
+    one = _join().join_count(rows, cols)  # type: ignore[attr-defined]
+    two = _join().join_count(rows, cols, workers=2)  # type: ignore[attr-defined]
+    assert one.count == two.count == expected
+    assert one.transfer == two.transfer and one.pairs == two.pairs
+    whole = _join().join_count(rows, cols, split=0)  # type: ignore[attr-defined]
+    assert whole.transfer == one.transfer and one.peak < whole.peak
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: minutes as plain Python")
+def test_folding_the_left_half_transfers_fewer_states() -> None:
+    """6x8: the left frontiers and their images with the rows turned over have as many
+    completions, so one of each is transferred, with both counts (the states they lead
+    to meet more often once the left squares are settled: 1.35 times fewer in all)."""
+    folded = _join().join_count(6, 8)  # type: ignore[attr-defined]
+    whole = _join().join_count(6, 8, fold=False)  # type: ignore[attr-defined]
+    assert folded.count == whole.count == 55_488_142
+    assert (folded.left, whole.left) == (12_260, 24_291)
+    assert (sum(folded.transfer), sum(whole.transfer)) == (1_947_456, 2_629_603)
+
+
+def test_packed_tables_grow_refuse_and_overflow() -> None:
+    join = _join()
+    table = join.Packed(3, 1000)  # type: ignore[attr-defined]
+    keys = [(i * 0x9E3779B97F4A7C15) % (1 << 190) for i in range(1, 700)]
+    status = join.STATUS  # type: ignore[attr-defined]
+    for key in keys:
+        assert status[table.add_key(key, 5)] == "ok"
+    assert status[table.add_key(keys[3], 2)] == "ok"
+    items = table.items()
+    assert len(items) == table.used == 699 and table.size >= 1024
+    assert items[keys[3]] == 7 and items[keys[0]] == 5
+    small = join.Packed(1, 2)  # type: ignore[attr-defined]
+    assert status[small.add_key(1, 1)] == status[small.add_key(2, 1)] == "ok"
+    assert status[small.add_key(3, 1)] == "full"
+    assert status[small.add_key(1, (1 << 64) - 1)] == "overflow"
+
+
+def test_a_table_filled_in_another_tables_order_does_not_cluster() -> None:
+    """The transfer fills each table in the slot order of the one before, often with
+    the same keys (a right square without crossing edges changes nothing): with one
+    hash for all tables a growing table piled them into one run (8x8's first square,
+    4 million states, did not finish in 40 minutes; 7x8's parts took 45 s of CPU
+    against 21 s now)."""
+    join = _join()
+    status = join.STATUS  # type: ignore[attr-defined]
+    source = join.Packed(3, 1 << 20)  # type: ignore[attr-defined]
+    for i in range(1, 20_001):
+        assert status[source.add_key((i * 0x9E3779B97F4A7C15) % (1 << 170), i)] == "ok"
+    copy = join.Packed(3, 1 << 20)  # type: ignore[attr-defined]
+    assert status[copy.add_table(source)] == "ok"
+    assert copy.items() == source.items()
+    assert copy.probes < 3 * 20_000
+
+
+def test_the_join_multiplies_past_64_bits() -> None:
+    """A count of 2**64 - 1 times one of 2**64 - 1: the 128-bit sum is exact."""
+    join = _join()
+    k2 = 2
+    right = join.Packed(1, 10)  # type: ignore[attr-defined]
+    # The right half: two ends of one fragment on its two squares.
+    right.add_key(2 | 2 << 5, (1 << 64) - 1)
+    joiner = join.Joiner(right, k2)  # type: ignore[attr-defined]
+    table = join.Packed(1, 10)  # type: ignore[attr-defined]
+    # Left boundary FULL, FULL; right squares the ends of one fragment from the left.
+    table.add_key(1 | 1 << 5 | 2 << 10 | 2 << 15, (1 << 64) - 1)
+    assert joiner.join(table) == ((1 << 64) - 1) ** 2
 
 
 def test_join_counts_the_cycles_of_count_tours() -> None:
     assert knights.count_tours(6, 6, closed=True, method="join") == 9862 * 2 * 36
+    assert knights.count_closed(6, 5, method="join", workers=2) == 8
+
+
+def test_auto_joins_closed_tours_from_seven_across() -> None:
+    from lazysearch.knights.solver import _auto_method
+
+    assert _auto_method(7, 8, closed=True) == _auto_method(8, 8, closed=True) == "join"
+    assert _auto_method(8, 8, closed=False) == "dp"
+    assert [_auto_method(6, n, closed=True) for n in (7, 8, 9)] == ["dp", "dp", "dp"]
 
 
 def test_bad_input_is_refused() -> None:
     with pytest.raises(KnightsError, match="every start"):  # open: _openjoin's
         knights.count_tours(6, 6, start=(0, 0), method="join")
-    with pytest.raises(KnightsError, match="'join' counts in one process"):
-        knights.count_closed(6, 6, method="join", workers=2)
+    with pytest.raises(KnightsError, match="'join' shares its parts among forked processes"):
+        knights.count_closed(6, 6, method="join", executor=ThreadPoolExecutor(1))
     with pytest.raises(ValueError, match="2x6"):
         _join().join_count(2, 6)  # type: ignore[attr-defined]
     with pytest.raises(TooManyStatesError, match="max_states=100"):
         _join().join_count(6, 6, max_states=100)  # type: ignore[attr-defined]
+    with pytest.raises(TooManyStatesError, match="max_states=2,000 states at crossing"):
+        _join().join_count(6, 6, max_states=2000, split=0)  # type: ignore[attr-defined]
+    with pytest.raises(TooManyStatesError, match="max_states=2,000 states at crossing"):
+        _join().join_count(6, 6, max_states=2000, split=0, workers=2)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="workers >= 1, not 0"):
+        _join().join_count(6, 6, workers=0)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="split >= 0, not -1"):
+        _join().join_count(6, 6, split=-1)  # type: ignore[attr-defined]
     assert knights.count_closed(3, 3, method="join") == 0
 
 
@@ -131,3 +230,29 @@ def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["knights", "5", "8", "--count", "--method", "join", "--start", "0,0"]) != 0
     err = capsys.readouterr().err
     assert "every start" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_cli_counts_8x8_closed_by_the_join_in_every_core(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lazysearch knights 8 --closed --count` goes to the join, in as many processes as
+    the machine has cores (the join itself is the benchmark's: 27 minutes, one run)."""
+    import os
+
+    from lazysearch.cli import main
+
+    calls = []
+
+    class Found:
+        count = 13_267_364_410_532
+
+    def fake(rows: int, cols: int, *, workers: int) -> Found:
+        calls.append((rows, cols, workers))
+        return Found()
+
+    monkeypatch.setattr(_join(), "join_count", fake)
+    assert main(["knights", "8", "--closed", "--count", "-q"]) == 0
+    assert capsys.readouterr().out == "13267364410532\n"
+    assert calls == [(8, 8, os.cpu_count() or 1)]
+    assert main(["knights", "8", "--closed", "--count", "-q", "--workers", "3"]) == 0
+    assert calls[-1] == (8, 8, 3)

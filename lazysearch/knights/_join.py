@@ -42,6 +42,8 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
     from lazysearch import _cython as cython  # type: ignore[no-redef]
 
+import array
+import itertools
 import time
 from typing import Any
 
@@ -74,6 +76,190 @@ def crossing_neighbours(k: int, c: int) -> list[list[tuple[int, int]]]:
     return out
 
 
+# -- the packed tables of the compiled transfer -------------------------------------------
+
+#: Bits a square takes in a packed state, and squares a 64-bit word holds.
+SQUARE_BITS = cython.declare(cython.int, 5)
+PER_WORD = cython.declare(cython.int, 12)
+MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+MASK32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
+#: Fibonacci hashing's multipliers (2**64 over the golden ratio, and another odd one).
+GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
+
+# What adding to a :class:`Packed` table did.
+OK = cython.declare(cython.int, 0)
+OVERFLOW = cython.declare(cython.int, 1)
+FULL_UP = cython.declare(cython.int, 2)
+NO_MEMORY = cython.declare(cython.int, 3)
+STATUS = ("ok", "overflow", "full", "memory")
+
+
+#: Numbers the :class:`Packed` tables made, for their hash salts.
+_TABLES = itertools.count(1)
+
+
+def words_for(squares: int) -> int:
+    """The 64-bit words a packed state of ``squares`` squares takes (12 a word)."""
+    return (squares + PER_WORD - 1) // PER_WORD
+
+
+@cython.cclass
+class Packed:
+    """A hash table from packed states (``w`` 64-bit words, square ``p`` in bits
+    ``5 * (p % 12)`` of word ``p // 12``) to counts below ``2**64``: open addressing with
+    linear probing, doubled when 70 % full.  Slot ``i`` takes words ``i * (w + 1)`` on:
+    the key, then the count (0 in an empty slot: no state is reached in no way).
+    ``limit`` bounds the states it takes (:meth:`add` says ``FULL_UP`` past it); about
+    ``8 * (w + 1) / 0.5`` bytes a state (64 for 8x8's three-word states)."""
+
+    slots: cython.ulonglong[::1]
+    size = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    used = cython.declare(cython.Py_ssize_t, visibility="readonly")
+    w = cython.declare(cython.int, visibility="readonly")
+    limit: cython.Py_ssize_t
+    shift: cython.int
+    salt: cython.ulonglong
+    #: Slots :meth:`add` passed over that held another key (a measure of clustering).
+    probes = cython.declare(cython.longlong, visibility="readonly")
+
+    def __init__(self, w: int, limit: int, size: int = 256) -> None:
+        self.w = w
+        self.limit = limit
+        # Each table hashes its own way: a table filled in another's slot order, with
+        # the same hash, piles its keys into one run while it is the smaller (8x8's
+        # first square, 4 million states, did not finish in 40 minutes).
+        self.salt = (next(_TABLES) * GOLDEN) & MASK64
+        self.probes = 0
+        self._allocate(size)
+
+    def _allocate(self, size: int) -> None:
+        self.slots = _buffers.filled64((self.w + 1) * size, 0, COMPILED)  # type: ignore[assignment]
+        self.size = size
+        self.used = 0
+        self.shift = 64 - (size.bit_length() - 1)
+
+    def items(self) -> dict[int, int]:
+        """The table as a dict from keys (words low first, as one integer) to counts."""
+        stride = self.w + 1
+        out: dict[int, int] = {}
+        for slot in range(self.size):
+            count = int(self.slots[stride * slot + self.w])
+            if count:
+                key = sum(int(self.slots[stride * slot + t]) << (64 * t) for t in range(self.w))
+                out[key] = count
+        return out
+
+    def add_key(self, key: int, count: int) -> int:
+        """Add ``count`` (below ``2**64``) to the entry of ``key`` (:meth:`items`' form);
+        returns ``OK`` or why not."""
+        if count >> 64 or count <= 0:
+            return OVERFLOW
+        words = _buffers.filled64(self.w, 0, COMPILED)
+        for t in range(self.w):
+            words[t] = (key >> (64 * t)) & MASK64  # type: ignore[index]
+        return self.add(words, 0, count)  # type: ignore[arg-type]
+
+    def add_table(self, other: Packed) -> int:
+        """Add every entry of ``other`` (keys of as many words), in its slot order;
+        returns ``OK`` or why not."""
+        stride: cython.Py_ssize_t = other.w + 1
+        slot: cython.Py_ssize_t
+        status: cython.int
+        for slot in range(other.size):
+            if other.slots[stride * slot + other.w]:
+                status = self.add(other.slots, stride * slot, other.slots[stride * slot + other.w])
+                if status != OK:
+                    return status
+        return OK
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def home(self, words: cython.ulonglong[::1], at: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """The slot where the probe for the key ``words[at : at + w]`` begins."""
+        x: cython.ulonglong = self.salt
+        t: cython.int
+        for t in range(self.w):
+            x = ((x ^ words[at + t]) * GOLDEN) & MASK64
+            x ^= x >> 29
+        return ((x * GOLDEN_HI) & MASK64) >> self.shift
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def add(
+        self, words: cython.ulonglong[::1], at: cython.Py_ssize_t, count: cython.ulonglong
+    ) -> cython.int:
+        """Add ``count`` to the entry of the key ``words[at : at + w]``."""
+        w: cython.Py_ssize_t = self.w
+        stride: cython.Py_ssize_t = w + 1
+        mask: cython.Py_ssize_t = self.size - 1
+        slot: cython.Py_ssize_t = self.home(words, at)
+        base: cython.Py_ssize_t
+        t: cython.Py_ssize_t
+        have: cython.ulonglong
+        total: cython.ulonglong
+        same: cython.bint
+        while True:
+            base = stride * slot
+            have = self.slots[base + w]
+            if have == 0:
+                break
+            same = True
+            for t in range(w):
+                if self.slots[base + t] != words[at + t]:
+                    same = False
+                    break
+            if same:
+                total = (have + count) & MASK64
+                if total < count:
+                    return OVERFLOW
+                self.slots[base + w] = total
+                return OK
+            slot = (slot + 1) & mask
+            self.probes += 1
+        if self.used >= self.limit:
+            return FULL_UP
+        for t in range(w):
+            self.slots[base + t] = words[at + t]
+        self.slots[base + w] = count
+        self.used += 1
+        if 10 * self.used > 7 * self.size:
+            return self._grow()
+        return OK
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _grow(self) -> cython.int:
+        """Double the table; ``NO_MEMORY`` (the table as it was) when the machine has
+        not the memory."""
+        old = self.slots
+        size: cython.Py_ssize_t = self.size
+        used: cython.Py_ssize_t = self.used
+        stride: cython.Py_ssize_t = self.w + 1
+        slot: cython.Py_ssize_t
+        try:
+            self._allocate(2 * size)
+        except MemoryError:
+            self.slots = old
+            self.size = size
+            self.used = used
+            self.shift = 64 - (size.bit_length() - 1)
+            return NO_MEMORY
+        for slot in range(size):
+            if old[stride * slot + stride - 1] != 0:
+                self.add(old, stride * slot, old[stride * slot + stride - 1])
+        return OK
+
+
 @cython.cclass
 class Transfer:
     """The crossing edges of a ``k``-row board cut before column ``c``, taken one right
@@ -96,6 +282,7 @@ class Transfer:
     free: cython.int[::1]
     out: cython.uchar[::1]
     buffer: bytearray
+    pk: cython.ulonglong[::1]  # a packed state being built
     k: cython.int
     m: cython.int
     #: How many crossing neighbours each left square has in all.
@@ -142,6 +329,7 @@ class Transfer:
         self.free = _buffers.zeros(4, compiled)  # type: ignore[assignment]
         self.buffer = bytearray(4 * k)
         self.out = self.buffer  # type: ignore[assignment]
+        self.pk = _buffers.filled64(words_for(4 * k), 0, compiled)  # type: ignore[assignment]
         self.allowed = [None] * (2 * k)
 
     def restrict(self, right: dict[bytes, int]) -> None:
@@ -207,6 +395,81 @@ class Transfer:
                     out[after] = count if found is None else found + count
         return out
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def step_packed(self, s: cython.int, src: Packed, into: list, trie: cython.int[::1]) -> int:  # type: ignore[type-arg]
+        """:meth:`step` on packed tables: the states after right boundary square ``s``,
+        from ``src``'s, added to ``into[d]`` by what square ``s`` got (``d``: 0 no
+        crossing edge, 1 two, 2 one; ``None`` drops those).  ``trie`` (:func:`trie_of`)
+        holds the degree patterns of the right squares that the right half completes.
+        Returns ``OK``, or ``OVERFLOW`` / ``FULL_UP`` / ``NO_MEMORY`` (then the tables
+        in ``into`` are incomplete)."""
+        m: cython.int = self.m
+        k2: cython.int = 2 * self.k
+        w: cython.Py_ssize_t = src.w
+        stride: cython.Py_ssize_t = w + 1
+        slots = src.slots
+        slot: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        count: cython.ulonglong
+        t: cython.int
+        a: cython.int
+        b: cython.int
+        v: cython.int
+        d: cython.int
+        node: cython.int
+        nfree: cython.int
+        status: cython.int
+        word: cython.ulonglong
+        keep = cython.declare(cython.int[3])
+        dst = cython.declare(Packed)
+        tables = [src, src, src]
+        for d in range(3):
+            keep[d] = into[d] is not None
+            if keep[d]:
+                tables[d] = into[d]
+        to_none: Packed = tables[0]
+        to_two: Packed = tables[1]
+        to_one: Packed = tables[2]
+        for slot in range(src.size):
+            base = stride * slot
+            count = slots[base + w]
+            if count == 0:
+                continue
+            word = 0
+            for t in range(m):
+                if t % PER_WORD == 0:
+                    word = slots[base + t // PER_WORD]
+                self.cur[t] = cython.cast(cython.int, word & 31)
+                word >>= SQUARE_BITS
+            node = 0
+            for t in range(s):
+                v = self.cur[k2 + t]
+                node = trie[3 * node + (v if v < FIRST else FIRST)]
+            nfree = 0
+            for t in range(self.nbn[s]):
+                if self.cur[self.nb[4 * s + t]] != FULL:
+                    self.free[nfree] = self.nb[4 * s + t]
+                    nfree += 1
+            for a in range(-1, nfree):
+                for b in range(a + 1 if a >= 0 else 0, nfree + 1 if a >= 0 else 1):
+                    # a == -1: no edge; b == nfree: one edge (to free[a]); else two.
+                    d = 0 if a < 0 else (2 if b == nfree else 1)
+                    if not keep[d] or trie[3 * node + d] < 0:
+                        continue
+                    if not self._advance(
+                        s,
+                        self.free[a] if a >= 0 else -1,
+                        self.free[b] if a >= 0 and b < nfree else -1,
+                    ):
+                        continue
+                    dst = to_none if d == 0 else (to_two if d == 1 else to_one)
+                    status = dst.add(self.pk, 0, count)
+                    if status != OK:
+                        return status
+        return OK
+
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.boundscheck(False)
@@ -266,10 +529,16 @@ class Transfer:
             v = self.nxt[x]
             if v != FULL and (2 if v == FREE else 1) > self.remain[s * k2 + x]:
                 return False
-        # Renumber the labels in order of appearance.
-        for t in range(FRESH + 1):
+        # Renumber the labels in order of appearance (the labels before it are below
+        # FIRST + m, the new one FRESH).
+        for t in range(FIRST, FIRST + m):
             self.relabel[t] = 0
+        self.relabel[FRESH] = 0
+        # Pack it too, 12 squares a word (:meth:`step_packed`).
         label = FIRST
+        word: cython.ulonglong = 0
+        shift: cython.int = 0
+        at: cython.int = 0
         for t in range(m):
             v = self.nxt[t]
             if v >= FIRST:
@@ -278,7 +547,236 @@ class Transfer:
                     label += 1
                 v = self.relabel[v]
             self.out[t] = v
+            word |= cython.cast(cython.ulonglong, v) << shift
+            shift += SQUARE_BITS
+            if shift == SQUARE_BITS * PER_WORD:
+                self.pk[at] = word
+                at += 1
+                word = 0
+                shift = 0
+        if shift:
+            self.pk[at] = word
         return True
+
+
+def _signed_bytes(size: int, compiled: bool) -> object:
+    """``size`` zeros in a mutable buffer of signed bytes (a list as plain Python)."""
+    return array.array("b", bytes(size)) if compiled else [0] * size
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _value(slots: cython.ulonglong[::1], base: cython.Py_ssize_t, p: cython.int) -> cython.int:
+    """Square ``p`` of the packed state whose first word is ``slots[base]``."""
+    return cython.cast(
+        cython.int, (slots[base + p // PER_WORD] >> (SQUARE_BITS * (p % PER_WORD))) & 31
+    )
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _needed(
+    slots: cython.ulonglong[::1], base: cython.Py_ssize_t, k2: cython.int
+) -> cython.ulonglong:
+    """The crossing degrees a right half's boundary frontier (``k2`` squares, packed at
+    ``slots[base]``) needs, as :func:`degree_code`: its ``FREE`` squares need two
+    (``FULL``'s code), its ``FULL`` ones none, its ends one."""
+    code: cython.ulonglong = 0
+    t: cython.int
+    v: cython.int
+    for t in range(k2):
+        v = _value(slots, base, t)
+        code |= cython.cast(
+            cython.ulonglong, FULL if v == FREE else FREE if v == FULL else FIRST
+        ) << (2 * t)
+    return code
+
+
+@cython.cclass
+class Joiner:
+    """The join of the packed transfer: the right half's boundary frontiers grouped by
+    the crossing degrees they need (:meth:`join` pairs a table of final transfer states
+    with them).  Each right frontier keeps, for each of its ``2k`` squares, the square
+    at its fragment's other end (``-1``: none) and its count; a group is the frontiers
+    needing one degree pattern (two bits a square, as :func:`degree_code`), in order of
+    the patterns."""
+
+    k2: cython.int
+    partner: cython.schar[::1]
+    counts: cython.ulonglong[::1]
+    start: cython.longlong[::1]
+    mine: cython.int[::1]
+    ends: cython.int[::1]
+    first: cython.int[::1]
+    hi: cython.ulonglong
+    lo: cython.ulonglong
+    #: The group of each degree pattern the right half needs.
+    groups = cython.declare(dict, visibility="public")
+    #: How many pairs of frontiers :meth:`join` compared.
+    pairs = cython.declare(cython.longlong, visibility="readonly")
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def __init__(self, right: Packed, k2: int) -> None:
+        compiled = COMPILED
+        self.k2 = k2
+        sizes: dict[int, int] = {}
+        stride: cython.Py_ssize_t = right.w + 1
+        slots = right.slots
+        slot: cython.Py_ssize_t
+        at: cython.Py_ssize_t
+        g: cython.Py_ssize_t
+        t: cython.int
+        v: cython.int
+        count: cython.ulonglong
+        total: cython.ulonglong = 0
+        for slot in range(right.size):
+            count = slots[stride * slot + right.w]
+            if count:
+                code = _needed(slots, stride * slot, k2)
+                sizes[code] = sizes.get(code, 0) + 1
+                total = (total + count) & MASK64
+                if total < count:
+                    raise OverflowError("the right half's counts add up past 2**64")
+        self.groups = {}
+        start = [0]
+        n = 0
+        for code in sorted(sizes):
+            self.groups[code] = len(start) - 1
+            n += sizes[code]
+            start.append(n)
+        self.partner = _signed_bytes(n * k2, compiled)  # type: ignore[assignment]
+        self.counts = _buffers.filled64(n, 0, compiled)  # type: ignore[assignment]
+        self.start = _buffers.zeros64(len(start), compiled)  # type: ignore[assignment]
+        place = _buffers.zeros64(len(start), compiled)
+        for g in range(len(start)):
+            self.start[g] = start[g]
+            place[g] = start[g]  # type: ignore[index]
+        self.mine = _buffers.zeros(k2, compiled)  # type: ignore[assignment]
+        self.ends = _buffers.zeros(k2, compiled)  # type: ignore[assignment]
+        self.first = _buffers.zeros(64, compiled)  # type: ignore[assignment]
+        for slot in range(right.size):
+            count = slots[stride * slot + right.w]
+            if count:
+                g = self.groups[_needed(slots, stride * slot, k2)]
+                at = place[g]  # type: ignore[index]
+                place[g] = at + 1  # type: ignore[index]
+                self.counts[at] = count
+                for t in range(64):
+                    self.first[t] = -1
+                for t in range(k2):
+                    v = _value(slots, stride * slot, t)
+                    self.partner[at * k2 + t] = -1
+                    if v >= FIRST:
+                        if self.first[v] >= 0:
+                            self.partner[at * k2 + t] = self.first[v]
+                            self.partner[at * k2 + self.first[v]] = t
+                        else:
+                            self.first[v] = t
+        self.pairs = 0
+
+    def patterns(self) -> list[int]:
+        """The degree patterns the right half needs (:func:`degree_code`), in order."""
+        return sorted(self.groups)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def join(self, table: Packed) -> int:
+        """The closed tours made by the final transfer states of ``table`` (left
+        boundary all ``FULL``; right boundary as the left half and the crossing edges
+        leave it) and the right half's frontiers that fit: the sum, over pairs whose
+        degrees add up to two on every square and whose pairings of the ends make one
+        cycle, of the products of their counts."""
+        k2: cython.int = self.k2
+        w: cython.Py_ssize_t = table.w
+        stride: cython.Py_ssize_t = w + 1
+        slots = table.slots
+        slot: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        rp: cython.Py_ssize_t
+        count: cython.ulonglong
+        inner: cython.ulonglong
+        code: cython.ulonglong
+        t: cython.int
+        p: cython.int
+        v: cython.int
+        nends: cython.int
+        here: cython.int
+        walked: cython.int
+        g: object
+        self.hi = 0
+        self.lo = 0
+        for slot in range(table.size):
+            base = stride * slot
+            count = slots[base + w]
+            if count == 0:
+                continue
+            code = 0
+            nends = 0
+            for t in range(FIRST + k2):
+                self.first[t] = -1
+            for t in range(k2):
+                p = k2 + t
+                v = cython.cast(
+                    cython.int, (slots[base + p // PER_WORD] >> (SQUARE_BITS * (p % PER_WORD))) & 31
+                )
+                if v >= FIRST:
+                    code |= cython.cast(cython.ulonglong, FIRST) << (2 * t)
+                    self.ends[nends] = t
+                    nends += 1
+                    if self.first[v] < 0:
+                        self.first[v] = t
+                        self.mine[t] = -1
+                    else:
+                        self.mine[t] = self.first[v]
+                        self.mine[self.first[v]] = t
+                else:
+                    code |= cython.cast(cython.ulonglong, v) << (2 * t)
+            if nends == 0:
+                continue
+            g = self.groups.get(code)
+            if g is None:
+                continue
+            inner = 0
+            for r in range(self.start[g], self.start[g + 1]):
+                rp = r * k2
+                here = self.ends[0]
+                walked = 0
+                while True:
+                    here = self.partner[rp + self.mine[here]]
+                    walked += 2
+                    if here == self.ends[0]:
+                        break
+                if walked == nends:
+                    inner += self.counts[r]
+            self.pairs += self.start[g + 1] - self.start[g]
+            if inner:
+                self._add_product(count, inner)
+        return (int(self.hi) << 64) | int(self.lo)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _add_product(self, a: cython.ulonglong, b: cython.ulonglong) -> cython.void:
+        """Add ``a * b`` to the 128-bit sum ``(hi, lo)``."""
+        a0: cython.ulonglong = a & MASK32
+        a1: cython.ulonglong = a >> 32
+        b0: cython.ulonglong = b & MASK32
+        b1: cython.ulonglong = b >> 32
+        p00: cython.ulonglong = a0 * b0
+        p01: cython.ulonglong = a0 * b1
+        p10: cython.ulonglong = a1 * b0
+        p11: cython.ulonglong = a1 * b1
+        mid: cython.ulonglong = (p00 >> 32) + (p01 & MASK32) + (p10 & MASK32)
+        low: cython.ulonglong = ((p00 & MASK32) | ((mid & MASK32) << 32)) & MASK64
+        high: cython.ulonglong = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32)
+        self.lo = (self.lo + low) & MASK64
+        if self.lo < low:
+            high += 1
+        self.hi = (self.hi + high) & MASK64
 
 
 def renumber(values: list[int]) -> list[int]:
@@ -392,7 +890,7 @@ def sweep_tables(
     """The closed-tour program's tables of a ``k x n`` board after each of ``columns``
     first columns (:mod:`lazysearch.knights._count`, compiled tables while the counts
     fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
-    frontiers."""
+    frontiers.  ``tick(where)``, if given, is called after each square."""
     from lazysearch import _native
 
     module = _native.load("lazysearch.knights._count")
@@ -431,14 +929,241 @@ def sweep_tables(
     return out
 
 
+# -- the packed join ---------------------------------------------------------------------
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.initializedcheck(False)
+def boundary_packed(
+    frontiers: dict[int, int],
+    k: int,
+    c: int,
+    squares: int,
+    mirror: bool,
+    need_full: list[int],
+    limit: int,
+    fold: bool = False,
+) -> Packed | None:
+    """:func:`boundary` (or, with ``mirror``, :func:`mirrored` of it) as a packed table
+    of states of ``squares`` squares (the boundary's ``2k`` first, the others ``FREE``),
+    leaving out frontiers whose squares ``need_full`` are not ``FULL``.  ``fold`` keeps
+    of each frontier and its image with the rows turned over the smaller key, with both
+    counts.  ``None`` when a count is past ``2**64``; ``TooManyStatesError`` past
+    ``limit`` states."""
+    kk: cython.int = k
+    w: cython.int = 2 * k + 1
+    skip: cython.int = (c - 2) * k - (c * k - w)
+    p: cython.int
+    q: cython.int
+    v: cython.int
+    t: cython.int
+    smaller: cython.int
+    lo: cython.ulonglong
+    hi: cython.ulonglong
+    values = _buffers.zeros(2 * k, COMPILED)
+    vals: cython.int[::1] = values  # type: ignore[assignment]
+    turned = _buffers.zeros(2 * k, COMPILED)
+    other: cython.int[::1] = turned  # type: ignore[assignment]
+    relabel = _buffers.zeros(64, COMPILED)
+    seen: cython.int[::1] = relabel  # type: ignore[assignment]
+    nw: cython.int = words_for(squares)
+    words = _buffers.filled64(nw, 0, COMPILED)
+    pk: cython.ulonglong[::1] = words  # type: ignore[assignment]
+    words2 = _buffers.filled64(nw, 0, COMPILED)
+    pk2: cython.ulonglong[::1] = words2  # type: ignore[assignment]
+    out = Packed(nw, limit)
+    for key, count in frontiers.items():
+        if count >> 64:
+            return None
+        lo = key & MASK64
+        hi = key >> 64
+        for p in range(w):
+            v = cython.cast(
+                cython.int, ((lo >> (4 * p)) if p < 15 else (hi >> (4 * (p - 15)))) & 15
+            )
+            if p < skip:
+                if v != 1:  # the program's FULL
+                    raise RuntimeError(f"frontier {key:#x}: position {p} is not settled")
+                continue
+            q = p - skip
+            if mirror:
+                q = q + kk if q < kk else q - kk
+            # The program's FREE (0) and FULL (1) are ours; its labels start at 3.
+            vals[q] = v if v < 2 else v - 3 + FIRST
+        for q in need_full:
+            if vals[q] != FULL:
+                break
+        else:
+            _pack_boundary(vals, 2 * kk, pk, seen)
+            if fold:
+                for q in range(2 * kk):
+                    other[q] = vals[(q // kk) * kk + (kk - 1 - q % kk)]
+                _pack_boundary(other, 2 * kk, pk2, seen)
+                smaller = 0
+                for t in range(nw - 1, -1, -1):
+                    if pk2[t] != pk[t]:
+                        smaller = 1 if pk2[t] < pk[t] else 0
+                        break
+                if smaller:
+                    for t in range(nw):
+                        pk[t] = pk2[t]
+            status = out.add(pk, 0, count)
+            if status != OK:
+                raise TooManyStatesError(
+                    f"a boundary table needs more than max_states={limit:,} frontiers "
+                    f"({STATUS[status]})"
+                )
+    return out
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.initializedcheck(False)
+def _pack_boundary(
+    vals: cython.int[::1], n: cython.int, pk: cython.ulonglong[::1], seen: cython.int[::1]
+) -> cython.void:
+    """Pack the ``n`` squares ``vals`` into ``pk`` (the words after them zero), labels
+    renumbered in order of appearance."""
+    t: cython.int
+    v: cython.int
+    label: cython.int = FIRST
+    for t in range(64):
+        seen[t] = 0
+    for t in range(len(pk)):
+        pk[t] = 0
+    for t in range(n):
+        v = vals[t]
+        if v >= FIRST:
+            if seen[v] == 0:
+                seen[v] = label
+                label += 1
+            v = seen[v]
+        pk[t // PER_WORD] |= cython.cast(cython.ulonglong, v) << (SQUARE_BITS * (t % PER_WORD))
+
+
+def trie_of(patterns: list[int], k2: int) -> object:
+    """The degree patterns (:func:`degree_code`, two bits a square) as a trie over the
+    squares in order: node ``u``'s child for degree ``d`` (0 no crossing edge, 1 two,
+    2 one) is ``trie[3 * u + d]``, ``-1`` if no pattern goes on that way; node 0 is the
+    root.  Returned as the transfer's buffer."""
+    trie = [-1, -1, -1]
+    for code in patterns:
+        node = 0
+        for t in range(k2):
+            d = (code >> (2 * t)) & 3
+            child = trie[3 * node + d]
+            if child < 0:
+                child = trie[3 * node + d] = len(trie) // 3
+                trie += [-1, -1, -1]
+            node = child
+    return _buffers.ints(trie, COMPILED)
+
+
+def degree_code(degrees: list[int]) -> int:
+    """Crossing degrees as one integer, two bits a square, the first square lowest:
+    0 for none, 1 for two, 2 for one (the value a state shows: ``FREE``, ``FULL``, an
+    end)."""
+    code = 0
+    for t, d in enumerate(degrees):
+        code |= (0 if d == 0 else 1 if d == 2 else 2) << (2 * t)
+    return code
+
+
+#: What the workers of a parallel transfer share (set before they are forked).
+_SHARED: dict[str, Any] = {}
+
+
+def _transfer_part(prefix: tuple[int, ...]) -> tuple[Any, ...]:
+    """:func:`_transfer_part_or_stop`, or ``("stop", why, square)`` when a table went past
+    ``max_states``, out of memory or a count past 64 bits (a value, not an exception:
+    an exception of the plain-Python engine does not pickle back from a worker)."""
+    try:
+        return _transfer_part_or_stop(prefix)
+    except _Stop as stop:
+        return ("stop", stop.why, stop.square)
+
+
+def _transfer_part_or_stop(
+    prefix: tuple[int, ...],
+) -> tuple[int, dict[tuple[int, ...], int], int, int]:
+    """Transfer and join the states whose first right squares took the crossing degrees
+    ``prefix`` (each 0 none, 1 two, 2 one): the count of tours, the states after each
+    right square by the degrees taken up to it (only up to ``prefix``'s length, else by
+    the square alone: parts that share a prefix share its tables), the most states one
+    table held, and the pairs the join compared.  Depth first over the degrees of the
+    squares before ``split``: tables that differ there never meet again."""
+    transfer: Transfer = _SHARED["transfer"]
+    joiner: Joiner = _SHARED["joiner"]
+    trie = _SHARED["trie"]
+    limit: int = _SHARED["limit"]
+    split: int = _SHARED["split"]
+    k2 = 2 * transfer.k
+    w = words_for(4 * transfer.k)
+    states: dict[tuple[int, ...], int] = {}
+    peak = 0
+    pairs = joiner.pairs
+    table: Packed = _SHARED["left"]
+    for s, d in enumerate(prefix):
+        out = Packed(w, limit)
+        _step(transfer, s, table, [out if d == e else None for e in range(3)], trie)
+        table = out
+        states[prefix[: s + 1]] = out.used
+        peak = max(peak, out.used)
+    total = 0
+    stack: list[tuple[int, Packed]] = [(len(prefix), table)] if table.used else []
+    del table
+    tick = _SHARED.get("tick")
+    while stack:
+        s, table = stack.pop()
+        if tick is not None:
+            tick(f"crossing square {min(s + 1, k2)} of {k2}")
+        if s == k2:
+            total += joiner.join(table)
+            continue
+        outs = [Packed(w, limit) for _ in range(3)] if s < split else [Packed(w, limit)] * 3
+        _step(transfer, s, table, list(outs), trie)
+        del table
+        for out in reversed(outs if s < split else outs[:1]):
+            states[(s,)] = states.get((s,), 0) + out.used
+            peak = max(peak, out.used)
+            if out.used:
+                stack.append((s + 1, out))
+        del outs, out
+    return total, states, peak, joiner.pairs - pairs
+
+
+def _step(
+    transfer: Transfer, s: int, table: Packed, into: list[Packed | None], trie: object
+) -> None:
+    status = transfer.step_packed(s, table, into, trie)
+    if status != OK:
+        raise _Stop(STATUS[status], s)
+
+
+class _Stop(Exception):
+    """The packed transfer stopped: a table full (``max_states``), out of memory, or a
+    count past 64 bits."""
+
+    def __init__(self, why: str, square: int) -> None:
+        super().__init__(why, square)
+        self.why = why
+        self.square = square
+
+
 class JoinCount:
     """What :func:`join_count` found: the ``count`` of closed tours (cycles) and the
-    sizes of what it held: ``left`` and ``right``, the boundary frontiers of each half;
-    ``transfer[s]``, the states after the ``s``-th right boundary square (of the
-    largest part, when the left table is cut into parts); ``seconds``
-    for the halves (the program's sweep), the transfer and the join.  (A plain class:
-    a dataclass needs its module in ``sys.modules``, which a plain-Python engine
-    loaded beside its compiled one is not.)"""
+    sizes of what it held: ``left``, the left half's boundary frontiers the transfer
+    starts from, and ``right``, the right half's; ``transfer[s]``, the states after the
+    ``s``-th right boundary square, all parts together (the parts never share a state,
+    so this is what one table would hold); ``peak``, the most states one table held;
+    ``pairs``, the pairs of frontiers the join compared; ``seconds`` for the halves (the
+    program's sweep and reading its tables) and the transfer with the join; ``packed``,
+    whether the compiled tables did it (else Python dicts: counts past 64 bits).  (A
+    plain class: a dataclass needs its module in ``sys.modules``, which a plain-Python
+    engine loaded beside its compiled one is not.)"""
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows = rows
@@ -447,31 +1172,29 @@ class JoinCount:
         self.left = 0
         self.right = 0
         self.transfer: list[int] = []
+        self.peak = 0
+        self.pairs = 0
+        self.packed = False
         self.seconds: dict[str, float] = {}
 
     def __repr__(self) -> str:
         return (
             f"JoinCount({self.rows}x{self.cols}, count={self.count}, left={self.left}, "
-            f"right={self.right}, transfer={self.transfer}, seconds={self.seconds})"
+            f"right={self.right}, transfer={self.transfer}, peak={self.peak}, "
+            f"seconds={self.seconds})"
         )
 
 
-def parts_of(left: dict[bytes, int], k: int, parts: int) -> list[dict[bytes, int]]:
-    """``left`` cut into ``parts`` tables of about equal size, each frontier's part fixed
-    by its column ``c - 1`` (the squares the transfer keeps longest: frontiers that
-    differ there seldom meet, so little merging is lost).  Deterministic."""
-    groups: dict[bytes, dict[bytes, int]] = {}
-    for key, count in left.items():
-        groups.setdefault(key[k:], {})[key] = count
-    out: list[dict[bytes, int]] = [{} for _ in range(parts)]
-    for group in sorted(groups.values(), key=lambda g: (-len(g), min(g))):
-        smallest = min(range(parts), key=lambda p: len(out[p]))
-        out[smallest].update(group)
-    return out
-
-
 def join_count(
-    rows: int, cols: int, max_states: int | None = None, parts: int = 1, tick: Any = None
+    rows: int,
+    cols: int,
+    max_states: int | None = None,
+    *,
+    workers: int = 1,
+    split: int | None = None,
+    packed: bool = True,
+    fold: bool = True,
+    tick: Any = None,
 ) -> JoinCount:
     """The closed tours of a ``rows x cols`` board, counted by joining its halves.
 
@@ -479,65 +1202,201 @@ def join_count(
     9862
 
     The board is cut across its long side before column ``n // 2`` (``n`` the long
-    side, ``k`` the short one); it needs ``k >= 3`` and ``n >= 4``.  ``parts`` cuts the
-    left half's table into that many parts, transferred and joined one after the other
-    and the counts added (the join is linear in the left table, so the count is the
-    same): the transfer then holds about one part's states at a time
-    (:attr:`JoinCount.transfer` is the largest part's, square by square).
+    side, ``k`` the short one); it needs ``k >= 3`` and ``n >= 4``.  The transfer's
+    states are packed in the compiled core's tables (:class:`Packed`), and split by the
+    crossing degrees of the first ``split`` right squares (default ``k``, the column
+    next to the cut): those stay in the state, so states that differ there never meet
+    again, and each part is transferred and joined on its own, depth first, with its
+    count exact.  ``workers > 1`` shares the parts (by the degrees of the first three
+    squares) among that many forked processes; the counts are added in a fixed order.
+    ``fold`` transfers one of each left frontier and its image with the rows turned
+    over, with both counts: the board, each half and the crossing edges are symmetric
+    under turning the rows over, so the two have as many completions (about half the
+    work).  ``packed=False``, or counts past 64 bits, takes the transfer in Python
+    dicts (never folded).
 
-    ``tick(where)`` is called after each square of the halves' sweep and each crossing
-    square of the transfer, ``where`` saying which in words; an exception it raises
-    stops the count (how the command line's --time-limit does).
+    ``tick(where)`` is called after each square of the halves' sweep, and of the
+    transfer in this process (with ``workers > 1``, as each part comes back), ``where``
+    saying which in words; an exception it raises stops the count (how the command
+    line's --time-limit does).
 
     Raises :class:`~lazysearch.knights.counting.TooManyStatesError` when a table would
     pass ``max_states`` entries (default
     :func:`~lazysearch.knights.counting.default_max_states`); ``ValueError`` for a board
-    the cut does not fit or ``parts < 1``.
+    the cut does not fit, ``workers < 1`` or ``split < 0``.
     """
-    from lazysearch.knights.counting import default_max_states
+    from lazysearch.knights.counting import _check_width, default_max_states
 
     k, n = min(rows, cols), max(rows, cols)
     if k < 3 or n < 4:
         raise ValueError(f"join_count() needs a board at least 3x4, not {rows}x{cols}")
-    if parts < 1:
-        raise ValueError(f"join_count() needs parts >= 1, not {parts!r}")
+    _check_width(rows, cols, "joining the halves of")
+    if workers < 1:
+        raise ValueError(f"join_count() needs workers >= 1, not {workers!r}")
+    if split is not None and split < 0:
+        raise ValueError(f"join_count() needs split >= 0, not {split!r}")
     limit = default_max_states() if max_states is None else max_states
     result = JoinCount(rows, cols)
     began = time.perf_counter()
     c = n // 2
     tables = sweep_tables(k, n, sorted({c, n - c}), limit, tick)
+    transfer = Transfer(k, c)
+    if packed and 4 * k <= 4 * PER_WORD:
+        need_full = [x for x in range(2 * k) if transfer.degrees[x] == 0]
+        left = boundary_packed(tables[c], k, c, 4 * k, False, need_full, limit, fold)
+        right = boundary_packed(tables[n - c], k, n - c, 2 * k, True, [], limit)
+        if left is not None and right is not None:
+            try:
+                joiner = Joiner(right, 2 * k)
+            except OverflowError:
+                pass
+            else:
+                result.left, result.right = left.used, right.used
+                del tables, right
+                result.seconds["halves"] = time.perf_counter() - began
+                began = time.perf_counter()
+                try:
+                    _packed_transfer(result, transfer, left, joiner, limit, workers, split, tick)
+                except _Stop as stop:
+                    if stop.why != "overflow":
+                        raise _too_many(
+                            limit, k, n, f"states at crossing square {stop.square + 1}"
+                        ) from None
+                else:
+                    result.packed = True
+                    result.seconds["transfer"] = time.perf_counter() - began
+                    return result
+                began = time.perf_counter()
+    _dict_transfer(result, transfer, tables, k, n, c, limit, tick)
+    result.seconds["transfer"] = time.perf_counter() - began
+    return result
+
+
+def _packed_transfer(
+    result: JoinCount,
+    transfer: Transfer,
+    left: Packed,
+    joiner: Joiner,
+    limit: int,
+    workers: int,
+    split: int | None,
+    tick: Any = None,
+) -> None:
+    """The packed transfer and join, depth first over the parts (:func:`_transfer_part`),
+    in this process or in ``workers`` forked ones."""
+    k2 = 2 * transfer.k
+    trie = trie_of(joiner.patterns(), k2)
+    _SHARED.update(
+        transfer=transfer,
+        joiner=joiner,
+        trie=trie,
+        left=left,
+        limit=limit,
+        split=transfer.k if split is None else split,
+        tick=None,  # (set below for a transfer in this process: never in a worker)
+    )
+    parts: list[tuple[Any, ...]] = []
+    try:
+        prefixes: list[tuple[int, ...]] = [()]
+        if workers > 1:
+            for _ in range(min(3, k2)):
+                prefixes = [(*p, d) for p in prefixes for d in range(3) if _in_trie(trie, (*p, d))]
+        if workers > 1 and len(prefixes) > 1:
+            import multiprocessing
+            import os
+            import threading
+            from concurrent.futures import ProcessPoolExecutor
+
+            from lazysearch.knights.counting import join_part, join_worker
+
+            main = threading.current_thread() is threading.main_thread()
+            pool = ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=join_worker,
+                initargs=(os.getpid(), main),
+            )
+            try:
+                for part in pool.map(join_part, prefixes):  # type: ignore[arg-type]
+                    parts.append(part)
+                    if part[0] == "stop":
+                        raise _Stop(part[1], part[2])
+                    if tick is not None:
+                        tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
+            except BaseException:
+                # A part can take many minutes: stop them all (Ctrl-C, a full table).
+                processes = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in processes:
+                    process.kill()
+                for process in processes:
+                    process.join()
+                raise
+            pool.shutdown()
+        else:
+            _SHARED["tick"] = tick
+            parts = [_transfer_part_or_stop(p) for p in prefixes]
+    finally:
+        _SHARED.clear()
+    result.transfer = [0] * k2
+    shared: dict[tuple[int, ...], int] = {}
+    for count, states, peak, pairs in parts:
+        result.count += count
+        result.peak = max(result.peak, peak)
+        result.pairs += pairs
+        for where, used in states.items():
+            if len(where) == 1 and len(prefixes[0]) <= where[0]:
+                result.transfer[where[0]] += used
+            else:
+                shared[where] = used
+    for where, used in shared.items():
+        result.transfer[len(where) - 1] += used
+
+
+def _in_trie(trie: Any, prefix: tuple[int, ...]) -> bool:
+    node = 0
+    for d in prefix:
+        node = trie[3 * node + d]
+        if node < 0:
+            return False
+    return True
+
+
+def _dict_transfer(
+    result: JoinCount,
+    transfer: Transfer,
+    tables: dict[int, dict[int, int]],
+    k: int,
+    n: int,
+    c: int,
+    limit: int,
+    tick: Any = None,
+) -> None:
+    """The transfer and join in Python dicts (counts of any size)."""
     left = boundary(tables[c], k, c)
     right = mirrored(boundary(tables[n - c], k, n - c), k)
-    del tables
-    result.left, result.right = len(left), len(right)
-    result.seconds["halves"] = time.perf_counter() - began
-    result.seconds["transfer"] = result.seconds["join"] = 0.0
-    transfer = Transfer(k, c)
     transfer.restrict(right)
     usable = {
         key: count
         for key, count in left.items()
         if all(key[x] == FULL for x in range(2 * k) if transfer.degrees[x] == 0)
     }
+    result.left, result.right = len(usable), len(right)
     del left
     result.transfer = [0] * (2 * k)
-    for part in parts_of(usable, k, parts) if parts > 1 else [usable]:
-        began = time.perf_counter()
-        states = {key + bytes(2 * k): count for key, count in part.items()}
-        for s in range(2 * k):
-            states = transfer.step(s, states)
-            result.transfer[s] = max(result.transfer[s], len(states))
-            if len(states) > limit:
-                raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
-            if tick is not None:
-                tick(f"crossing square {s + 1} of {2 * k}")
-        seen = {key[2 * k :]: count for key, count in states.items()}
-        del states
-        result.seconds["transfer"] += time.perf_counter() - began
-        began = time.perf_counter()
-        result.count += join_tables(seen, right)
-        result.seconds["join"] += time.perf_counter() - began
-    return result
+    states = {key + bytes(2 * k): count for key, count in usable.items()}
+    del usable
+    for s in range(2 * k):
+        states = transfer.step(s, states)
+        result.transfer[s] = len(states)
+        result.peak = max(result.peak, len(states))
+        if len(states) > limit:
+            raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
+        if tick is not None:
+            tick(f"crossing square {s + 1} of {2 * k}")
+    seen = {key[2 * k :]: count for key, count in states.items()}
+    del states
+    result.count = join_tables(seen, right)
 
 
 def _too_many(limit: int, k: int, n: int, where: str) -> TooManyStatesError:
