@@ -1631,14 +1631,12 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         ):
             method = "enumerate"  # (with --workers or --scheduler: the walk, in parallel)
         if method == "join" and args.method in (None, "auto"):
-            # The joins keep no table to save and show no bar: the program shows its bar
-            # and saves its table; for open tours the walk counts nodes. (The closed
-            # tours' join stops at a --time-limit.)
+            # The joins show no bar and enter no nodes: the program shows its bar; for
+            # open tours the walk counts nodes. The closed tours' join stops at a
+            # --time-limit and keeps the parts it counted; the open tours' keeps nothing.
             if not args.closed and (budgeted or args.progress):
                 method = "enumerate" if args.node_limit is not None else "dp"
-            elif args.closed and (
-                args.checkpoint or args.resume or args.progress or args.node_limit is not None
-            ):
+            elif args.closed and (args.progress or args.node_limit is not None):
                 method = "dp"
         if method == "dp" and args.node_limit is not None:
             raise CliError(
@@ -1870,45 +1868,78 @@ def _count_by_walking(
 def _count_by_join(
     args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: float
 ) -> int:
-    """``--count --method join`` within ``--time-limit``: looked at after each square
-    of the halves' sweep and of the transfer; no checkpoint (docs/long-runs.md says why)."""
-    from . import _native, longrun
+    """``--count --method join`` with ``--time-limit``, ``--checkpoint`` or ``--resume``:
+    the time looked at after each square of the halves' sweep and each part of the
+    transfer; the checkpoint is the parts counted so far
+    (:mod:`lazysearch.knights.joinrun`), written as each is counted; Ctrl-C and SIGTERM
+    stop at once, the parts counted kept."""
+    import signal
+
+    from . import longrun
 
     if not args.closed:
         raise CliError(
-            "--method join stops at a --time-limit for closed tours only (--closed); "
+            "--method join stops and resumes closed tours only (--closed); "
             "the open tours: --method dp, or --method enumerate"
         )
-    if args.node_limit is not None or args.checkpoint or args.resume:
+    if args.node_limit is not None:
         raise CliError(
-            "--method join takes --time-limit only: it enters no nodes, and its state is "
-            "two tables of half-board frontiers that it keeps no checkpoint of; "
-            "--method dp counts the same tours with --checkpoint and --resume"
+            "--node-limit: the join enters no nodes; use --time-limit, or --method enumerate"
         )
+    from .knights import joinrun
     from .knights.solver import no_tour_reason
 
-    deadline = time.monotonic() + args.time_limit
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     reached: list[str] = []
+    parts: list[int] = []
 
     def tick(where: str) -> None:
-        if time.monotonic() >= deadline:
+        if where.startswith("part "):
+            parts[:] = [int(where.split()[1]), int(where.split()[3])]
+        if deadline is not None and time.monotonic() >= deadline:
             reached.append(where)
             raise longrun.Stop
 
+    def request_stop(signum: int, frame: Any) -> None:
+        raise longrun.Stop
+
+    going_on = (
+        f"go on with --resume {args.checkpoint}"
+        if args.checkpoint
+        else "--checkpoint FILE keeps the parts counted, to go on with --resume FILE"
+    )
+    handlers: dict[signal.Signals, Any] = {}
+    if args.checkpoint:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            handlers[sig] = signal.signal(sig, request_stop)
     found = 0
-    if not no_tour_reason(rows, cols, closed=True):
-        try:
-            join = _native.load("lazysearch.knights._join")
-            workers = args.workers or os.cpu_count() or 1
-            found = join.join_count(rows, cols, tick=tick, workers=workers).count
-        except longrun.Stop:
-            print(
-                f"lazysearch knights: time limit of {args.time_limit:g} s reached at "
-                f"{reached[0]}, with no count yet (the join counts at its end, and keeps "
-                "no checkpoint: --method dp does)",
-                file=sys.stderr,
-            )
-            return EXIT_BUDGET
+    try:
+        if not no_tour_reason(rows, cols, closed=True):
+            found = joinrun.count_joined(
+                rows,
+                cols,
+                workers=args.workers or os.cpu_count() or 1,
+                checkpoint=args.checkpoint,
+                resume=args.resume,
+                tick=tick,
+            ).count
+    except longrun.Stop:
+        done = f"{parts[0]} of {parts[1]} parts of the transfer" if parts else "no part yet"
+        why = (
+            f"time limit of {args.time_limit:g} s reached at {reached[0]}" if reached else "stopped"
+        )
+        print(
+            f"lazysearch knights: {why}, with {done} counted (the count comes at the "
+            f"end); {going_on}",
+            file=sys.stderr,
+        )
+        return EXIT_BUDGET if reached else EXIT_INTERRUPTED
+    except OSError as exc:
+        name = exc.filename or args.resume or args.checkpoint
+        raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
     found, what = _directed(args, found, rows, cols)
     _print_count(args, out, found, _NO_TAG)
     if not args.quiet:

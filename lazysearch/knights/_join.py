@@ -1195,6 +1195,8 @@ def join_count(
     packed: bool = True,
     fold: bool = True,
     tick: Any = None,
+    done: Any = None,
+    on_part: Any = None,
 ) -> JoinCount:
     """The closed tours of a ``rows x cols`` board, counted by joining its halves.
 
@@ -1219,6 +1221,14 @@ def join_count(
     transfer in this process (with ``workers > 1``, as each part comes back), ``where``
     saying which in words; an exception it raises stops the count (how the command
     line's --time-limit does).
+
+    ``on_part(prefix, (count, peak, pairs))``, if given, cuts the packed transfer into
+    parts by the crossing degrees of its first three right squares (as ``workers > 1``
+    does) and is called as each part is counted; ``done`` maps the prefixes of parts
+    counted before (by a stopped run) to the same triples, and those parts are added
+    without being counted again (:mod:`lazysearch.knights.joinrun` keeps them in a
+    file).  The transfer in Python dicts is not cut: it counts everything, ignoring
+    ``done``.
 
     Raises :class:`~lazysearch.knights.counting.TooManyStatesError` when a table would
     pass ``max_states`` entries (default
@@ -1256,7 +1266,18 @@ def join_count(
                 result.seconds["halves"] = time.perf_counter() - began
                 began = time.perf_counter()
                 try:
-                    _packed_transfer(result, transfer, left, joiner, limit, workers, split, tick)
+                    _packed_transfer(
+                        result,
+                        transfer,
+                        left,
+                        joiner,
+                        limit,
+                        workers,
+                        split,
+                        tick,
+                        done or {},
+                        on_part,
+                    )
                 except _Stop as stop:
                     if stop.why != "overflow":
                         raise _too_many(
@@ -1281,9 +1302,13 @@ def _packed_transfer(
     workers: int,
     split: int | None,
     tick: Any = None,
+    done: Any = None,
+    on_part: Any = None,
 ) -> None:
     """The packed transfer and join, depth first over the parts (:func:`_transfer_part`),
-    in this process or in ``workers`` forked ones."""
+    in this process or in ``workers`` forked ones; the parts in ``done`` are added as
+    they are, and ``on_part`` hears of each part counted (see :func:`join_count`)."""
+    done = done or {}
     k2 = 2 * transfer.k
     trie = trie_of(joiner.patterns(), k2)
     _SHARED.update(
@@ -1298,9 +1323,17 @@ def _packed_transfer(
     parts: list[tuple[Any, ...]] = []
     try:
         prefixes: list[tuple[int, ...]] = [()]
-        if workers > 1:
+        if workers > 1 or on_part is not None:
             for _ in range(min(3, k2)):
                 prefixes = [(*p, d) for p in prefixes for d in range(3) if _in_trie(trie, (*p, d))]
+        for p in prefixes:
+            if p in done:
+                count, peak, pairs = done[p]
+                result.count += count
+                result.peak = max(result.peak, peak)
+                result.pairs += pairs
+        prefixes = [p for p in prefixes if p not in done]
+
         if workers > 1 and len(prefixes) > 1:
             import multiprocessing
             import os
@@ -1321,6 +1354,8 @@ def _packed_transfer(
                     parts.append(part)
                     if part[0] == "stop":
                         raise _Stop(part[1], part[2])
+                    if on_part is not None:
+                        on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
                     if tick is not None:
                         tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
             except BaseException:
@@ -1335,7 +1370,13 @@ def _packed_transfer(
             pool.shutdown()
         else:
             _SHARED["tick"] = tick
-            parts = [_transfer_part_or_stop(p) for p in prefixes]
+            for p in prefixes:
+                one = _transfer_part_or_stop(p)  # (no [-1]: compiled without wraparound)
+                parts.append(one)
+                if on_part is not None:
+                    on_part(p, (one[0], one[2], one[3]))
+                if tick is not None and len(prefixes) > 1:
+                    tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
     finally:
         _SHARED.clear()
     result.transfer = [0] * k2
