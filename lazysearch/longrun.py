@@ -438,6 +438,26 @@ def _doing(mode: object) -> str:
     return {"count": "counting", "list": "listing solutions"}.get(str(mode), repr(mode))
 
 
+def check_overwritable(path: str | os.PathLike[str], format_name: str, what: str) -> None:
+    """Refuse to overwrite ``path`` unless it is absent or a JSON file of ``format_name``
+    (``what`` names such a file in the message): a typo in a ``--checkpoint`` path must
+    not destroy the user's data.
+
+    Raises :class:`CheckpointError` naming the file."""
+    import json
+
+    name = os.fspath(path)
+    if not os.path.exists(name):
+        return
+    try:
+        with open(name, encoding="utf-8") as handle:
+            head = json.loads(handle.read() or "null")
+    except (OSError, ValueError):
+        head = None
+    if not isinstance(head, dict) or head.get("format") != format_name:
+        raise CheckpointError(f"{name} exists and is not {what}; not overwriting")
+
+
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a lazysearch run file (a typo in a path
     must not destroy the user's data), and a path in a folder that does not exist or

@@ -348,20 +348,9 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
 def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a memo count's checkpoint (a typo in a
     path must not destroy the user's data)."""
-    import json
+    from ..longrun import check_overwritable
 
-    name = os.fspath(path)
-    if not os.path.exists(name):
-        return
-    try:
-        with open(name, encoding="utf-8") as handle:
-            head = json.loads(handle.read() or "null")
-    except (OSError, ValueError):
-        head = None
-    if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(
-            f"{name} exists and is not a checkpoint of a memo count; not overwriting"
-        )
+    check_overwritable(path, CHECKPOINT_FORMAT, "a checkpoint of a memo count")
 
 
 def where(memo: Any) -> tuple[int, float]:

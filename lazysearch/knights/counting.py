@@ -9,7 +9,6 @@ size, progress, and the statistics.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -339,18 +338,9 @@ def load_checkpoint(
 def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a checkpoint of a count (a typo in a path
     must not destroy the user's data)."""
-    name = os.fspath(path)
-    if not os.path.exists(name):
-        return
-    try:
-        with open(name, encoding="utf-8") as handle:
-            head = json.loads(handle.read() or "null")
-    except (OSError, ValueError):
-        head = None
-    if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(
-            f"{name} exists and is not a checkpoint of a knight's tour count; not overwriting"
-        )
+    from ..longrun import check_overwritable
+
+    check_overwritable(path, CHECKPOINT_FORMAT, "a checkpoint of a knight's tour count")
 
 
 def _too_many(

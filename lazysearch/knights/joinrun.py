@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import _native
 from ..errors import CheckpointError
-from ..longrun import digest, read_record, save
+from ..longrun import check_overwritable, digest, read_record, save
 
 #: The ``format`` and ``version`` of a join's checkpoint file.
 JOIN_FORMAT = "lazysearch-knights-join"
@@ -119,10 +119,4 @@ def read_parts(path: str, k: int, n: int) -> Parts:
 
 def check_writable(path: str) -> None:
     """Refuse to overwrite a file that is not a join checkpoint."""
-    if os.path.exists(path):
-        try:
-            read_record(path, JOIN_FORMAT, JOIN_VERSION, "a join checkpoint", max_chars=2**24)
-        except CheckpointError:
-            raise CheckpointError(
-                f"{path} exists and is not a join checkpoint: it is left as it is"
-            ) from None
+    check_overwritable(path, JOIN_FORMAT, "a join checkpoint")

@@ -434,18 +434,6 @@ def count_within(
 
 def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
     """Refuse to overwrite a file that is not a checkpoint of a count by walking."""
-    import json
+    from ..longrun import check_overwritable
 
-    name = os.fspath(path)
-    if not os.path.exists(name):
-        return
-    try:
-        with open(name, encoding="utf-8") as handle:
-            head = json.loads(handle.read() or "null")
-    except (OSError, ValueError):
-        head = None
-    if not isinstance(head, dict) or head.get("format") != WALK_FORMAT:
-        raise CheckpointError(
-            f"{name} exists and is not a checkpoint of a knight's tour count by walking; "
-            "not overwriting"
-        )
+    check_overwritable(path, WALK_FORMAT, "a checkpoint of a knight's tour count by walking")
