@@ -1872,7 +1872,8 @@ def _count_by_join(
     the time looked at after each square of the halves' sweep and each part of the
     transfer; the checkpoint is the parts counted so far
     (:mod:`lazysearch.knights.joinrun`), written as each is counted; Ctrl-C and SIGTERM
-    stop at once, the parts counted kept."""
+    stop at the join's next tick (a square of a half, a crossing square, half a second
+    of waiting for a worker's part), the parts counted kept."""
     import signal
 
     from . import longrun
@@ -1893,15 +1894,21 @@ def _count_by_join(
     reached: list[str] = []
     parts: list[int] = []
 
+    stops: list[int] = []
+
     def tick(where: str) -> None:
         if where.startswith("part "):
             parts[:] = [int(where.split()[1]), int(where.split()[3])]
+        if stops:
+            raise longrun.Stop
         if deadline is not None and time.monotonic() >= deadline:
             reached.append(where)
             raise longrun.Stop
 
     def request_stop(signum: int, frame: Any) -> None:
-        raise longrun.Stop
+        # Noted, and acted on at the join's next tick: an exception raised here could
+        # land inside the compiled tables' code, which does not pass it on.
+        stops.append(signum)
 
     going_on = (
         f"go on with --resume {args.checkpoint}"
@@ -1909,9 +1916,8 @@ def _count_by_join(
         else "--checkpoint FILE keeps the parts counted, to go on with --resume FILE"
     )
     handlers: dict[signal.Signals, Any] = {}
-    if args.checkpoint:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, request_stop)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handlers[sig] = signal.signal(sig, request_stop)
     found = 0
     try:
         if not no_tour_reason(rows, cols, closed=True):
@@ -1926,7 +1932,9 @@ def _count_by_join(
     except longrun.Stop:
         done = f"{parts[0]} of {parts[1]} parts of the transfer" if parts else "no part yet"
         why = (
-            f"time limit of {args.time_limit:g} s reached at {reached[0]}" if reached else "stopped"
+            f"time limit of {args.time_limit:g} s reached at {reached[0]}"
+            if reached
+            else ("stopped" if args.checkpoint else "interrupted")
         )
         print(
             f"lazysearch knights: {why}, with {done} counted (the count comes at the "

@@ -1218,9 +1218,11 @@ def join_count(
     dicts (never folded).
 
     ``tick(where)`` is called after each square of the halves' sweep, and of the
-    transfer in this process (with ``workers > 1``, as each part comes back), ``where``
-    saying which in words; an exception it raises stops the count (how the command
-    line's --time-limit does).
+    transfer in this process (with ``workers > 1``, as each part comes back and twice a
+    second while the caller waits for one), ``where`` saying which in words; an
+    exception it raises stops the count (how the command line's --time-limit and its
+    Ctrl-C do: never an exception raised by a signal handler, which could land inside
+    the compiled tables' code, where it is not passed on).
 
     ``on_part(prefix, (count, peak, pairs))``, if given, cuts the packed transfer into
     parts by the crossing degrees of its first three right squares (as ``workers > 1``
@@ -1350,7 +1352,14 @@ def _packed_transfer(
                 initargs=(os.getpid(), main),
             )
             try:
-                for part in pool.map(join_part, prefixes):  # type: ignore[arg-type]
+                futures = [pool.submit(join_part, p) for p in prefixes]
+                for future in futures:
+                    while True:  # a part can take minutes: ``tick`` hears of the wait
+                        try:
+                            part = future.result(timeout=None if tick is None else 0.5)
+                            break
+                        except TimeoutError:
+                            tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
                     parts.append(part)
                     if part[0] == "stop":
                         raise _Stop(part[1], part[2])
