@@ -1369,12 +1369,9 @@ def _packed_transfer(
                         tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
             except BaseException:
                 # A part can take many minutes: stop them all (Ctrl-C, a full table).
-                processes = list((getattr(pool, "_processes", None) or {}).values())
-                pool.shutdown(wait=False, cancel_futures=True)
-                for process in processes:
-                    process.kill()
-                for process in processes:
-                    process.join()
+                from lazysearch.parallel import _stop_pool
+
+                _stop_pool(pool)
                 raise
             pool.shutdown()
         else:
