@@ -1624,12 +1624,15 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
         budgeted = any(
             _given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit")
         )
-        if (
-            budgeted
-            and method == "auto"
-            and kt._auto_method(rows, cols, args.closed, args.start) in ("enumerate", "join")
-        ):
-            method = "enumerate"  # (with --workers or --scheduler: the walk, in parallel)
+        if budgeted and method == "auto":
+            # With --workers or --scheduler (the others have their method by now): the
+            # closed tours' join shares its parts among --workers processes (it enters no
+            # nodes: a --node-limit walks); anything else is walked, in parallel.
+            chosen = kt._auto_method(rows, cols, args.closed, args.start)
+            if chosen == "join" and args.closed and not args.scheduler and not args.node_limit:
+                method = "join"
+            elif chosen in ("enumerate", "join"):
+                method = "enumerate"
         if method == "join" and args.method in (None, "auto"):
             # The joins show no bar and enter no nodes: the program shows its bar; for
             # open tours the walk counts nodes. The closed tours' join stops at a

@@ -185,3 +185,28 @@ def test_cli_ctrl_c_of_a_join_is_one_line(tmp_path: Path) -> None:
     assert run.returncode == 130 and out == "", err
     assert err.count("\n") == 1 and err.startswith("lazysearch knights: stopped, with "), err
     read_parts(str(path), 7, 8)  # still a whole join checkpoint of 7x8 (raises if not)
+
+
+def test_cli_workers_and_a_checkpoint_keep_8x8_closed_on_the_join(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`knights 8 --closed --count --workers 2 --checkpoint F` is the join's, sharing its
+    parts among the workers (it once walked the tours instead: weeks of work)."""
+    from lazysearch.knights import joinrun
+
+    calls = []
+
+    class Found:
+        count = 13_267_364_410_532
+
+    def fake(rows: int, cols: int, **kwargs: object) -> Found:
+        calls.append((rows, cols, kwargs["workers"], kwargs["checkpoint"], kwargs["resume"]))
+        return Found()
+
+    monkeypatch.setattr(joinrun, "count_joined", fake)
+    path = str(tmp_path / "join.json")
+    argv = ["knights", "8", "--closed", "--count", "-q", "--workers", "2"]
+    assert main([*argv, "--checkpoint", path]) == 0
+    assert main([*argv, "--resume", path, "--time-limit", "60"]) == 0
+    assert capsys.readouterr().out == "13267364410532\n" * 2
+    assert calls == [(8, 8, 2, path, None), (8, 8, 2, None, path)]
