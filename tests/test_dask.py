@@ -26,9 +26,10 @@ distributed = pytest.importorskip("distributed")
 
 
 def _local_cluster() -> Any:
-    """Two worker processes of one thread each, no dashboard."""
+    """Two worker processes of one thread each; the scheduler's HTTP server (it starts one
+    even without a dashboard) on a free port, not 8787, which another run may hold."""
     return distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
 
 

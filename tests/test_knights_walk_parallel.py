@@ -236,7 +236,7 @@ def test_cli_node_limits_on_a_dask_cluster_resumed_anywhere(
     path = str(tmp_path / "walk.json")
     argv = ["knights", "5x6", "--count", "-q", "--node-limit", "60000", "--checkpoint", path]
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         on_cluster = ["--scheduler", cluster.scheduler_address]
         assert main([*argv, *on_cluster]) == 5
