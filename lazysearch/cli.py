@@ -1266,22 +1266,41 @@ def _memo_checkpoint(path: str) -> bool:
         return False
 
 
+def _note_stops(stops: list[int]) -> Callable[[], None]:
+    """Have Ctrl-C and SIGTERM noted in ``stops`` (their numbers appended) instead of
+    raised, and return what puts the old handlers back.  A long count looks at ``stops``
+    at its next tick and stops there, its checkpoint written; an exception raised by the
+    handler could land inside compiled code, which does not pass it on."""
+    import signal
+
+    def note(signum: int, frame: Any) -> None:
+        stops.append(signum)
+
+    handlers = {sig: signal.signal(sig, note) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+
+    return restore
+
+
+def _nothing_to_restore() -> None:
+    """What :func:`_note_stops` returns when no handler was changed."""
+
+
 def _count_by_memo(
     args: argparse.Namespace, stream: Any, out: TextIO, started: float, tag: Tag
 ) -> int:
     """``--count --method memo`` with a budget or a checkpoint: the memo table is saved
     to ``--checkpoint FILE`` every few seconds, at a limit and at Ctrl-C / SIGTERM, and
     read back by ``--resume FILE`` (:func:`lazysearch.exactcover.memo.count_within`)."""
-    import signal
 
     from .exactcover import memo
 
     stops: list[int] = []
     out_of_time: list[bool] = []
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
-
-    def request_stop(signum: int, frame: Any) -> None:
-        stops.append(signum)
 
     def stop() -> bool:
         """Looked at between chunks of the walk: Ctrl-C / SIGTERM, or the time spent."""
@@ -1297,10 +1316,7 @@ def _count_by_memo(
             bar.n = fraction
             bar.update(0)
 
-    handlers: dict[signal.Signals, Any] = {}
-    if args.checkpoint:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, request_stop)
+    restore = _note_stops(stops) if args.checkpoint else _nothing_to_restore
     try:
         part = memo.count_within(
             stream.search,
@@ -1325,8 +1341,7 @@ def _count_by_memo(
     finally:
         if bar is not None:
             bar.close()
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+        restore()
     record = part.checkpoint
     found = int(record["found"])
     nodes = int(record["nodes"])
@@ -1688,7 +1703,6 @@ def _count_by_program(
 ) -> int:
     """``--count`` by the program over cross-sections with a progress bar, checkpoints
     every few seconds and at Ctrl-C / SIGTERM, or from ``--resume FILE``."""
-    import signal
 
     from . import longrun
     from .knights.counting import DEFAULT_CHECKPOINT_EVERY, frontier_count
@@ -1696,9 +1710,6 @@ def _count_by_program(
     total = rows * cols
     stops: list[int] = []
     swept = [0]
-
-    def request_stop(signum: int, frame: Any) -> None:
-        stops.append(signum)
 
     show_bar = sys.stderr.isatty() if args.progress is None else args.progress
     bar = longrun.progress_bar("lazysearch knights: ") if show_bar else None
@@ -1719,10 +1730,7 @@ def _count_by_program(
         if stops:
             raise longrun.Stop
 
-    handlers: dict[signal.Signals, Any] = {}
-    if args.checkpoint:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handlers[sig] = signal.signal(sig, request_stop)
+    restore = _note_stops(stops) if args.checkpoint else _nothing_to_restore
     try:
         result = frontier_count(
             rows,
@@ -1763,8 +1771,7 @@ def _count_by_program(
     finally:
         if bar is not None:
             bar.close()
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+        restore()
     found = result.count
     what = "closed tours, each cycle once" if args.closed else "directed tours"
     if args.closed and args.directed:
@@ -1797,7 +1804,6 @@ def _count_by_walking(
     the other, each by ``--workers`` / ``--scheduler`` in parallel if given
     (:func:`lazysearch.knights.walking.count_within`)."""
     import contextlib
-    import signal
 
     from .knights import walking
 
@@ -1805,15 +1811,10 @@ def _count_by_walking(
         raise CliError("--progress: counting tours by walking shows no bar (--method dp does)")
     stops: list[int] = []
 
-    def request_stop(signum: int, frame: Any) -> None:
-        stops.append(signum)
-
-    handlers: dict[signal.Signals, Any] = {}
     with contextlib.ExitStack() as stack:
         parallel = stack.enter_context(_parallel(args))
         if args.checkpoint:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                handlers[sig] = signal.signal(sig, request_stop)
+            stack.callback(_note_stops(stops))
         try:
             part = walking.count_within(
                 rows,
@@ -1838,9 +1839,6 @@ def _count_by_walking(
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED
-        finally:
-            for sig, handler in handlers.items():
-                signal.signal(sig, handler)
     found, what = _directed(args, part.count, rows, cols)
     if not part.done:
         going_on = (
@@ -1877,7 +1875,6 @@ def _count_by_join(
     (:mod:`lazysearch.knights.joinrun`), written as each is counted; Ctrl-C and SIGTERM
     stop at the join's next tick (a square of a half, a crossing square, half a second
     of waiting for a worker's part), the parts counted kept."""
-    import signal
 
     from . import longrun
 
@@ -1908,19 +1905,12 @@ def _count_by_join(
             reached.append(where)
             raise longrun.Stop
 
-    def request_stop(signum: int, frame: Any) -> None:
-        # Noted, and acted on at the join's next tick: an exception raised here could
-        # land inside the compiled tables' code, which does not pass it on.
-        stops.append(signum)
-
     going_on = (
         f"go on with --resume {args.checkpoint}"
         if args.checkpoint
         else "--checkpoint FILE keeps the parts counted, to go on with --resume FILE"
     )
-    handlers: dict[signal.Signals, Any] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        handlers[sig] = signal.signal(sig, request_stop)
+    restore = _note_stops(stops)
     found = 0
     try:
         if not no_tour_reason(rows, cols, closed=True):
@@ -1949,8 +1939,7 @@ def _count_by_join(
         name = exc.filename or args.resume or args.checkpoint
         raise CliError(f"cannot read or write {name}: {exc.strerror or exc}") from None
     finally:
-        for sig, handler in handlers.items():
-            signal.signal(sig, handler)
+        restore()
     found, what = _directed(args, found, rows, cols)
     _print_count(args, out, found, _NO_TAG)
     if not args.quiet:
