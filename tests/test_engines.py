@@ -366,7 +366,7 @@ def test_a_parallel_count_on_cells() -> None:
 
 @pytest.mark.parametrize("engine", ["", "dancing", "Links", None])
 def test_an_unknown_engine_is_refused_with_its_name(engine: object) -> None:
-    with pytest.raises(ValueError, match="engine must be one of auto, links, cells, got"):
+    with pytest.raises(ValueError, match="engine must be one of auto, links, cells, bits, got"):
         ExactCover(["a"], engine=engine)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="engine"):
         DLXProblem(1, 0, ((1,),), ((0,),), engine="fast")
