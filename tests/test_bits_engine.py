@@ -20,7 +20,12 @@ from hypothesis import strategies as st
 from lazysearch import Colour, ExactCover, _native, parallel
 from lazysearch.errors import CheckpointError, ExactCoverError
 from lazysearch.exactcover import verify
-from lazysearch.exactcover.problem import DLXProblem
+from lazysearch.exactcover.problem import (
+    AUTO_BITS_DENSITY,
+    AUTO_BITS_OPTIONS,
+    DLXProblem,
+    conflicts_per_word,
+)
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
 from lazysearch.puzzles.sudoku import parse, sudoku_problem
@@ -283,3 +288,43 @@ def test_the_engine_is_compiled_with_the_others() -> None:
     bits = _native.load("lazysearch.exactcover._bits")
     dlx = _native.load("lazysearch.exactcover._dlx")
     assert bits.COMPILED == dlx.COMPILED
+
+
+def auto_choice(problem: ExactCover) -> str:
+    cover = ExactCover(
+        list(problem.options), primary=list(problem.primary), secondary=list(problem.secondary)
+    )
+    return cover.problem.chosen_engine()
+
+
+def test_auto_takes_bits_for_dense_problems_without_colours() -> None:
+    """The rows of the table in docs/exact-cover.md, and the sparser problems measured
+    beside them (bits slower than links: queens 20, Langford 20, a blank 9x9 sudoku)."""
+    assert (AUTO_BITS_OPTIONS, AUTO_BITS_DENSITY) == (8192, 11.0)
+    for board in ((6, 10), (3, 20)):
+        assert auto_choice(tiling_problem(rectangle(*board), PENTOMINOES)) == "bits"
+    assert auto_choice(langford_problem(11, symmetry=False)) == "bits"
+    assert auto_choice(queens_problem(12)) == auto_choice(queens_problem(14)) == "bits"
+    four = sudoku_problem(parse("." * 16))
+    assert isinstance(four, DLXProblem) and four.chosen_engine() == "bits"
+    hard = sudoku_problem(parse(ESCARGOT))
+    assert isinstance(hard, DLXProblem) and hard.chosen_engine() == "cells"
+    assert auto_choice(queens_problem(20)) == "links"
+    assert auto_choice(langford_problem(20, symmetry=False)) == "cells"
+    # colours, or a least constraining order: never bits
+    coloured = ExactCover([["a", Colour("x", 1)], ["a", "b"], ["b"]] * 5, secondary=["x"])
+    assert conflicts_per_word(coloured.problem.option_items) >= AUTO_BITS_DENSITY
+    assert coloured.problem.chosen_engine() == "links"
+    dense = ["a b", "a", "b"] * 5
+    assert conflicts_per_word(ExactCover(dense).problem.option_items) >= AUTO_BITS_DENSITY
+    assert ExactCover(dense).problem.chosen_engine() == "bits"
+    assert ExactCover(dense, least_constraining=True).problem.chosen_engine() == "links"
+
+
+def test_auto_leaves_problems_of_many_options_to_the_others() -> None:
+    """Every option shares the hub: as dense as can be, but past 8,192 options the
+    masks would take more than 8 MiB."""
+    for m, engine in ((AUTO_BITS_OPTIONS, "bits"), (AUTO_BITS_OPTIONS + 1, "cells")):
+        star = ExactCover([f"hub a{i}" for i in range(m)]).problem
+        assert conflicts_per_word(star.option_items) > 60
+        assert star.chosen_engine() == engine

@@ -57,6 +57,14 @@ ENGINES = ("auto", "links", "cells", "bits")
 #: least this many options (see :meth:`DLXProblem.chosen_engine`).
 AUTO_CELLS_OPTIONS = 128
 
+#: ``engine="auto"`` takes the bitset engine for problems without colours of at most
+#: this many options (its masks: 8 MiB) ...
+AUTO_BITS_OPTIONS = 8192
+
+#: ... whose options conflict with at least this many options per 64-bit word of a
+#: bitset, as estimated by :func:`conflicts_per_word` (see :meth:`DLXProblem.chosen_engine`).
+AUTO_BITS_DENSITY = 11.0
+
 #: The most 64-bit words the bitset engine's masks may take (``_bits.MAX_WORDS``):
 #: about 16,000 options.
 BITS_MAX_WORDS = 1 << 24
@@ -83,6 +91,7 @@ class DLXProblem:
     """
 
     __slots__ = (
+        "_auto",
         "_engine_kind",
         "_fingerprint",
         "least_constraining",
@@ -115,6 +124,7 @@ class DLXProblem:
         self.option_colors = option_colors
         self.least_constraining = least_constraining
         self.power = power
+        self._auto: str | None = None
         self.engine_kind = engine
         self.seed = seed
         self._fingerprint: str | None = None
@@ -189,19 +199,33 @@ class DLXProblem:
 
         The two walk different trees (dancing cells ends a try as soon as an item is left
         with no option, and breaks ties among forced moves another way), so each keeps
-        its own positions, node counts and checkpoints.  ``auto`` takes dancing cells for
-        problems without secondary items (so without colours) and with at least
-        :data:`AUTO_CELLS_OPTIONS` options, dancing links otherwise; only the links
-        engine orders options least constraining first.  The table in
+        its own positions, node counts and checkpoints.  The bitset engine walks the
+        tree of links, but keeps its own checkpoints all the same.  ``auto`` takes bitsets
+        for problems without colours, of at most :data:`AUTO_BITS_OPTIONS` options, each
+        in conflict with :data:`AUTO_BITS_DENSITY` options or more per word of a bitset
+        (:func:`conflicts_per_word`: tilings, Langford pairs, queens up to 16 or so);
+        else dancing cells for problems without secondary items (so without colours) and
+        with at least :data:`AUTO_CELLS_OPTIONS` options; else dancing links.  Only the
+        links engine orders options least constraining first.  The table in
         docs/exact-cover.md gives the measured times behind this rule.
         """
         if self.least_constraining or self.engine_kind == "links":
             return "links"
         if self.engine_kind in ("cells", "bits"):
             return self.engine_kind
-        if self.secondary == 0 and len(self.option_items) >= AUTO_CELLS_OPTIONS:
-            return "cells"
-        return "links"
+        if self._auto is None:
+            m = len(self.option_items)
+            if (
+                m <= AUTO_BITS_OPTIONS
+                and conflicts_per_word(self.option_items) >= AUTO_BITS_DENSITY
+                and not any(any(c) for c in self.option_colors)
+            ):
+                self._auto = "bits"
+            elif self.secondary == 0 and m >= AUTO_CELLS_OPTIONS:
+                self._auto = "cells"
+            else:
+                self._auto = "links"
+        return self._auto
 
     def engine(self) -> Engine:
         items, colors, labels = self.option_items, self.option_colors, None
@@ -261,6 +285,26 @@ class DLXProblem:
                     f"position may name other nodes here; resume it with engine={theirs!r}"
                 )
         return None
+
+
+def conflicts_per_word(option_items: Sequence[Sequence[int]]) -> float:
+    """About how many options each option excludes, per 64-bit word of a bitset of all
+    the options: the bitset engine's work per try is a word, dancing links' an option
+    excluded (and its nodes).  Estimated as the sum over the items of their number of
+    options squared, over the options and over the words (an option sharing two items
+    with another counts it twice); exact for options sharing at most one item.
+
+    >>> conflicts_per_word([(1, 2), (1, 3), (2, 3)])
+    4.0
+    """
+    m = len(option_items)
+    if m == 0:
+        return 0.0
+    length: dict[int, int] = {}
+    for items in option_items:
+        for i in items:
+            length[i] = length.get(i, 0) + 1
+    return sum(n * n for n in length.values()) / m / ((m + 63) // 64)
 
 
 def _check_bits(
