@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import pickle
 from collections.abc import Hashable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -328,3 +329,30 @@ def test_auto_leaves_problems_of_many_options_to_the_others() -> None:
         star = ExactCover([f"hub a{i}" for i in range(m)]).problem
         assert conflicts_per_word(star.option_items) > 60
         assert star.chosen_engine() == engine
+
+
+def test_knuths_estimate_runs_on_bits() -> None:
+    cover = as_bits(tiling_problem(rectangle(3, 20), PENTOMINOES))
+    est = cover.search().estimate(samples=300, seed=3)
+    assert est.samples == 300
+    assert 0 < est.nodes < 10**6
+
+
+def test_the_command_line_runs_on_bits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    plain = tmp_path / "knuth.dlx"
+    plain.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    assert main(["dlx", str(plain), "--engine", "bits"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "1:\n c e\n a d f\n b g\n"
+    assert err.startswith("1 solution, ")
+    coloured = tmp_path / "colours.dlx"
+    coloured.write_text("p q | x\np x:red\nq x:red\n")
+    assert main(["dlx", str(coloured), "--engine", "bits"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert "engine='bits' takes no colours, and option 0" in err
+    assert "Traceback" not in err
+    assert main(["dlx", str(coloured)]) == 0  # auto: links
