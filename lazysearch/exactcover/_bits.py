@@ -16,13 +16,15 @@ count reaches the best so far), and takes the first with the fewest (smallest nu
 on ties, at once when one has a single option; an item with none is a dead end).  Its
 options are the set bits of ``L & options(item)``, in the problem's order.
 
-**The tree is not that of dancing cells**, and not quite that of dancing links: like
-links, a try that leaves an item with no option is a node, found dead when entered; the
-item branched on is the first with the fewest options among those still to cover, in
-item order (links walks its list of items in the same order: the two trees are the same
-node for node).  The fingerprint of a problem walked on bits still names the engine (as
-for cells: :meth:`.problem.DLXProblem.explain_mismatch`), so that a change of either
-engine's rule cannot make a checkpoint of one replay wrongly on the other.
+**The tree is that of dancing links** (:mod:`._dlx`), not that of dancing cells: as on
+links, a try that leaves an item with no option is a node, found dead when entered, and
+the item branched on is the first with the fewest options among those still to cover, in
+item order (links keeps its list of items in that order), its options tried in the
+problem's order; the two walk the same nodes, in the same order, with the same
+positions (the tests check it on random problems).  The fingerprint of a problem walked
+on bits still names the engine (as for cells: :meth:`.problem.DLXProblem.explain_mismatch`),
+so that a change of either engine's rule cannot make a checkpoint of one replay wrongly
+on the other.
 
 Colours are left to the other engines (an option that shares a colour does not conflict,
 which one mask per option cannot say), and so are bounds, costs and least constraining
