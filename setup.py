@@ -15,6 +15,7 @@ from setuptools.command.build_ext import build_ext
 
 CORE = [
     "lazysearch/exactcover/_machine.py",  # first: the base of the engines in BASE
+    "lazysearch/exactcover/_bits.py",
     "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/exactcover/_mcc.py",
@@ -34,6 +35,7 @@ CORE = [
 #: base: an engine is compiled only if its base was (a compiled engine cannot import over
 #: a plain-Python base, and would leave the whole package unimportable).
 BASE = {
+    "lazysearch.exactcover._bits": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",

@@ -7,6 +7,11 @@ times, their ratio (cells over links, the best round of each) and both node coun
 the engines walk different trees (see docs/exact-cover.md).  The issue's targets are
 ratios: 0.55 on the pentominoes, 0.65 on Langford 11, at most 1.0 on 14-queens.
 
+``test_bits_against_links`` times the bitset engine (``engine="bits"``) against links
+and cells in one run, on the rows of the table in docs/exact-cover.md (the measure
+behind ``auto``): ``extra_info`` keeps the three times, bits over links and cells over
+links, and the nodes (bits walks the tree of links, node for node).
+
 ``test_cells_grouped_against_alone`` times the cells engine as ``auto`` builds it against
 the same engine trying each option alone (``group=False``: no hiding of a head kept
 for the options that share it), on the same tree: ``extra_info`` keeps the ratio.
@@ -22,8 +27,11 @@ import pytest
 
 import lazysearch
 from lazysearch import ExactCover, _native
+from lazysearch.exactcover.problem import DLXProblem
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
+from lazysearch.puzzles.sudoku import parse, sudoku_problem
+from lazysearch.search import Search
 
 INSTANCES: dict[str, tuple[Callable[[], Any], int, float]] = {
     # name: (problem, count, the target for cells / links)
@@ -108,4 +116,75 @@ def test_cells_grouped_against_alone(benchmark: Any, instance: str) -> None:
         auto_groups=cells.groups(p.option_items),
         nodes=counts[True][1],
         shared=counts[True][2],
+    )
+
+
+# "AI Escargot", a famously hard 9x9 sudoku (one solution).
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+def _sudoku(grid: str) -> DLXProblem:
+    problem = sudoku_problem(parse(grid))
+    assert isinstance(problem, DLXProblem)
+    return problem
+
+
+def _cover(build: Callable[[], Any]) -> Callable[[], DLXProblem]:
+    def problem() -> DLXProblem:
+        p = build()
+        cover = ExactCover(list(p.options), primary=list(p.primary), secondary=list(p.secondary))
+        return cover.problem
+
+    return problem
+
+
+#: name: (problem, count): the rows of the table in docs/exact-cover.md.
+TABLE: dict[str, tuple[Callable[[], DLXProblem], int]] = {
+    "pentominoes-6x10": (_cover(lambda: tiling_problem(rectangle(6, 10), PENTOMINOES)), 9356),
+    "pentominoes-3x20": (_cover(lambda: tiling_problem(rectangle(3, 20), PENTOMINOES)), 8),
+    "langford-11": (_cover(lambda: langford_problem(11, symmetry=False)), 35584),
+    "escargot": (lambda: _sudoku(ESCARGOT), 1),
+    "queens-12": (_cover(lambda: queens_problem(12)), 14200),
+    "queens-14": (_cover(lambda: queens_problem(14)), 365596),
+    "sudoku-4x4-grids": (lambda: _sudoku("." * 16), 288),
+}
+
+
+@pytest.mark.parametrize("instance", list(TABLE))
+def test_bits_against_links(benchmark: Any, instance: str) -> None:
+    if not lazysearch.compiled():
+        pytest.skip("the figures are for the compiled engines")
+    build, expected = TABLE[instance]
+    problems = {}
+    for engine in ("links", "cells", "bits"):
+        problems[engine] = build()
+        problems[engine].engine_kind = engine
+    times: dict[str, list[float]] = {engine: [] for engine in problems}
+    nodes: dict[str, int] = {}
+
+    def each() -> tuple[int, ...]:
+        counts = []
+        for engine, problem in problems.items():
+            start = time.process_time()  # the engine's build included: auto's user pays it
+            search = Search(problem)
+            counts.append(search.count())
+            times[engine].append(time.process_time() - start)
+            nodes[engine] = search.stats.nodes
+        return tuple(counts)
+
+    benchmark.group = f"bits against links, {instance}"
+    rounds = 1 if instance == "pentominoes-6x10" else 3 if instance == "queens-14" else 5
+    assert benchmark.pedantic(each, rounds=rounds, iterations=1) == (expected,) * 3
+    assert nodes["bits"] == nodes["links"]  # the same tree
+    best = {engine: min(t) for engine, t in times.items()}
+    benchmark.extra_info.update(
+        links_s=best["links"],
+        cells_s=best["cells"],
+        bits_s=best["bits"],
+        bits_ratio=round(best["bits"] / best["links"], 3),
+        cells_ratio=round(best["cells"] / best["links"], 3),
+        auto=build().chosen_engine(),
+        options=len(problems["bits"].option_items),
+        links_nodes=nodes["links"],
+        cells_nodes=nodes["cells"],
     )

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _ENGINES = (
+    "lazysearch.exactcover._bits",
     "lazysearch.exactcover._cells",
     "lazysearch.exactcover._dlx",
     "lazysearch.exactcover._machine",

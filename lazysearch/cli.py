@@ -270,11 +270,11 @@ def build_parser() -> argparse.ArgumentParser:
     dlx.add_argument("file", help="the problem file, or - for standard input")
     dlx.add_argument(
         "--engine",
-        choices=("auto", "links", "cells"),
+        choices=("auto", "links", "cells", "bits"),
         default="auto",
-        help="the machine that walks the tree: dancing links or dancing cells (the same "
-        "answers, each its own tree: a checkpoint resumes on the engine that took it; auto "
-        "takes cells without secondary items and with 128+ options, links otherwise)",
+        help="the machine that walks the tree: dancing links, dancing cells or bitsets (no "
+        "colours; the same answers, each its own positions: a checkpoint resumes on the "
+        "engine that took it; see docs/exact-cover.md for how auto chooses)",
     )
     dlx.add_argument(
         "--reduce",

@@ -16,7 +16,7 @@ import pytest
 from lazysearch import _native
 from lazysearch.puzzles import queens_problem
 
-ENGINES = {"_dlx": "DLXEngine", "_cells": "CellsEngine", "_mcc": "MCCEngine"}
+ENGINES = {"_dlx": "DLXEngine", "_cells": "CellsEngine", "_mcc": "MCCEngine", "_bits": "BitsEngine"}
 
 
 def engine_class(module: str) -> Any:

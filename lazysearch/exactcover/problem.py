@@ -51,11 +51,26 @@ class Colour(NamedTuple):
 
 
 #: The machines an exact-cover search can run on (see :class:`DLXProblem`).
-ENGINES = ("auto", "links", "cells")
+ENGINES = ("auto", "links", "cells", "bits")
 
 #: ``engine="auto"`` takes dancing cells for problems with no secondary items and at
 #: least this many options (see :meth:`DLXProblem.chosen_engine`).
 AUTO_CELLS_OPTIONS = 128
+
+#: ``engine="auto"`` takes the bitset engine for problems without colours of at most
+#: this many options (its masks: 8 MiB) ...
+AUTO_BITS_OPTIONS = 8192
+
+#: ... whose options conflict with at least this many options per 64-bit word of a
+#: bitset, as estimated by :func:`conflicts_per_word` (see :meth:`DLXProblem.chosen_engine`).
+AUTO_BITS_DENSITY = 11.0
+
+#: The most 64-bit words the bitset engine's masks may take (``_bits.MAX_WORDS``):
+#: about 16,000 options.
+BITS_MAX_WORDS = 1 << 24
+
+#: The names of the engines in messages.
+ENGINE_NAMES = {"links": "dancing links", "cells": "dancing cells", "bits": "bitsets"}
 
 
 class DLXProblem:
@@ -76,8 +91,9 @@ class DLXProblem:
     """
 
     __slots__ = (
+        "_auto",
+        "_engine_kind",
         "_fingerprint",
-        "engine_kind",
         "least_constraining",
         "memo_likely",
         "memo_order",
@@ -102,16 +118,13 @@ class DLXProblem:
     ) -> None:
         if type(power) is not int or power < 1:
             raise ValueError(f"least constraining power must be an int >= 1, got {power!r}")
-        if engine not in ENGINES:
-            raise ValueError(
-                f"exact-cover engine must be one of {', '.join(ENGINES)}, got {engine!r}"
-            )
         self.primary = primary
         self.secondary = secondary
         self.option_items = option_items
         self.option_colors = option_colors
         self.least_constraining = least_constraining
         self.power = power
+        self._auto: str | None = None
         self.engine_kind = engine
         self.seed = seed
         self._fingerprint: str | None = None
@@ -120,6 +133,22 @@ class DLXProblem:
         #: whether subproblems are known to recur (``count(method="auto")`` then uses it).
         self.memo_order: tuple[int, ...] | None = None
         self.memo_likely = False
+
+    @property
+    def engine_kind(self) -> str:
+        """The engine asked for: one of :data:`ENGINES` (see :meth:`chosen_engine`)."""
+        return self._engine_kind
+
+    @engine_kind.setter
+    def engine_kind(self, engine: str) -> None:
+        if engine not in ENGINES:
+            raise ValueError(
+                f"exact-cover engine must be one of {', '.join(ENGINES)}, got {engine!r}"
+            )
+        if engine == "bits":
+            _check_bits(self.option_items, self.option_colors)
+        self._fingerprint = None
+        self._engine_kind = engine
 
     def _identity(self) -> tuple[Any, ...]:
         state = self.primary, self.secondary, self.option_items, self.option_colors
@@ -153,35 +182,50 @@ class DLXProblem:
         return hash(self._walked())
 
     def _walked(self, engine: str | None = None) -> tuple[Any, ...]:
-        """What names the search tree: the problem, and ``"cells"`` when the dancing-cells
-        engine walks it (its tree is another one, so are its positions)."""
+        """What names the search tree: the problem, and ``"cells"`` or ``"bits"`` when
+        the dancing-cells or the bitset engine walks it (their positions are their own)."""
         state = self._identity()
         if self.seed is not None:
             state = (*state, "seed", self.seed)
-        return (*state, "cells") if (engine or self.chosen_engine()) == "cells" else state
+        chosen = engine or self.chosen_engine()
+        return (*state, chosen) if chosen in ("cells", "bits") else state
 
     @property
     def kind(self) -> str:
         return "exact-cover"
 
     def chosen_engine(self) -> str:
-        """``"links"`` or ``"cells"``: the machine :meth:`engine` builds.
+        """``"links"``, ``"cells"`` or ``"bits"``: the machine :meth:`engine` builds.
 
         The two walk different trees (dancing cells ends a try as soon as an item is left
         with no option, and breaks ties among forced moves another way), so each keeps
-        its own positions, node counts and checkpoints.  ``auto`` takes dancing cells for
-        problems without secondary items (so without colours) and with at least
-        :data:`AUTO_CELLS_OPTIONS` options, dancing links otherwise; only the links
-        engine orders options least constraining first.  The table in
+        its own positions, node counts and checkpoints.  The bitset engine walks the
+        tree of links, but keeps its own checkpoints all the same.  ``auto`` takes bitsets
+        for problems without colours, of at most :data:`AUTO_BITS_OPTIONS` options, each
+        in conflict with :data:`AUTO_BITS_DENSITY` options or more per word of a bitset
+        (:func:`conflicts_per_word`: tilings, Langford pairs, queens up to 16 or so);
+        else dancing cells for problems without secondary items (so without colours) and
+        with at least :data:`AUTO_CELLS_OPTIONS` options; else dancing links.  Only the
+        links engine orders options least constraining first.  The table in
         docs/exact-cover.md gives the measured times behind this rule.
         """
         if self.least_constraining or self.engine_kind == "links":
             return "links"
-        if self.engine_kind == "cells":
-            return "cells"
-        if self.secondary == 0 and len(self.option_items) >= AUTO_CELLS_OPTIONS:
-            return "cells"
-        return "links"
+        if self.engine_kind in ("cells", "bits"):
+            return self.engine_kind
+        if self._auto is None:
+            m = len(self.option_items)
+            if (
+                m <= AUTO_BITS_OPTIONS
+                and conflicts_per_word(self.option_items) >= AUTO_BITS_DENSITY
+                and not any(any(c) for c in self.option_colors)
+            ):
+                self._auto = "bits"
+            elif self.secondary == 0 and m >= AUTO_CELLS_OPTIONS:
+                self._auto = "cells"
+            else:
+                self._auto = "links"
+        return self._auto
 
     def engine(self) -> Engine:
         items, colors, labels = self.option_items, self.option_colors, None
@@ -199,6 +243,10 @@ class DLXProblem:
             cells = _native.load("lazysearch.exactcover._cells")
             built: Engine = cells.CellsEngine(self.primary, self.secondary, items, colors, labels)
             return built
+        if self.chosen_engine() == "bits":
+            bits = _native.load("lazysearch.exactcover._bits")
+            walker: Engine = bits.BitsEngine(self.primary, self.secondary, items, colors, labels)
+            return walker
         dlx = _native.load("lazysearch.exactcover._dlx")
         engine: Engine = dlx.DLXEngine(
             self.primary,
@@ -218,7 +266,7 @@ class DLXProblem:
 
     def fingerprint(self) -> str:
         """``sha256:`` and the digest of the numbers that define the problem (and of
-        ``"cells"`` when the dancing-cells engine walks it)."""
+        ``"cells"`` or ``"bits"`` when the dancing-cells or the bitset engine walks it)."""
         if self._fingerprint is None:
             self._fingerprint = fingerprint(self._walked())
         return self._fingerprint
@@ -227,14 +275,55 @@ class DLXProblem:
         """Why a checkpoint with fingerprint ``other`` cannot resume here, when it was
         taken on this problem with the other engine (None otherwise)."""
         mine = self.chosen_engine()
-        theirs = "links" if mine == "cells" else "cells"
-        if self.least_constraining or other != fingerprint(self._walked(theirs)):
+        if self.least_constraining:
             return None
-        names = {"links": "dancing links", "cells": "dancing cells"}
-        return (
-            f"checkpoint was taken on {names[theirs]}, and this search runs on "
-            f"{names[mine]}: the two engines walk different trees, so its position names "
-            f"other nodes here; resume it with engine={theirs!r}"
+        for theirs in ENGINE_NAMES:
+            if theirs != mine and other == fingerprint(self._walked(theirs)):
+                return (
+                    f"checkpoint was taken on {ENGINE_NAMES[theirs]}, and this search runs on "
+                    f"{ENGINE_NAMES[mine]}: each engine keeps its own positions, so its "
+                    f"position may name other nodes here; resume it with engine={theirs!r}"
+                )
+        return None
+
+
+def conflicts_per_word(option_items: Sequence[Sequence[int]]) -> float:
+    """About how many options each option excludes, per 64-bit word of a bitset of all
+    the options: the bitset engine's work per try is a word, dancing links' an option
+    excluded (and its nodes).  Estimated as the sum over the items of their number of
+    options squared, over the options and over the words (an option sharing two items
+    with another counts it twice); exact for options sharing at most one item.
+
+    >>> conflicts_per_word([(1, 2), (1, 3), (2, 3)])
+    4.0
+    """
+    m = len(option_items)
+    if m == 0:
+        return 0.0
+    length: dict[int, int] = {}
+    for items in option_items:
+        for i in items:
+            length[i] = length.get(i, 0) + 1
+    return sum(n * n for n in length.values()) / m / ((m + 63) // 64)
+
+
+def _check_bits(
+    option_items: tuple[tuple[int, ...], ...], option_colors: tuple[tuple[int, ...], ...]
+) -> None:
+    """Refuse what the bitset engine cannot walk: colours, or more options than its
+    masks may take (:data:`._bits.MAX_WORDS`)."""
+    for j, colors in enumerate(option_colors):
+        if any(colors):
+            raise ExactCoverError(
+                f"engine='bits' takes no colours, and option {j} gives one to a secondary "
+                "item; use engine='links' or 'cells'"
+            )
+    words = len(option_items) * ((len(option_items) + 63) // 64)
+    if words > BITS_MAX_WORDS:
+        raise ExactCoverError(
+            f"engine='bits' keeps a mask of every option per option: {len(option_items):,} "
+            f"options would take {8 * words:,} bytes (at most {8 * BITS_MAX_WORDS:,}); "
+            "use engine='links' or 'cells'"
         )
 
 
