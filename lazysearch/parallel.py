@@ -809,16 +809,18 @@ def _stop_pool(pool: Executor) -> None:
     processes are searching (a piece of a sparse tree can take hours): they are
     killed."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # The pool's manager thread, taken before shutdown() forgets it: it closes its
+    # wake-up pipe on the way out, and CPython 3.11's exit hook, writing to that pipe,
+    # races with the closing ("Bad file descriptor", a traceback after the run's one
+    # line), so it is waited for below.  (Read after shutdown(wait=False), as it was
+    # first, it is already None: the soak of the signal tests still caught the race in
+    # two runs at once.)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()  # (SIGTERM is the caller's handler, inherited: it does nothing)
     for process in processes:
         process.join()
-    # Wait for the pool's manager thread to end too: it closes its wake-up pipe on the
-    # way out, and CPython 3.11's exit hook, writing to that pipe, raced with the
-    # closing ("Bad file descriptor", a traceback after the run's one line; a soak
-    # of the Ctrl-C test caught it once in five rounds).
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(60)
 

@@ -343,3 +343,15 @@ def test_a_signal_stops_a_parallel_listing_while_its_workers_search(
         wait_for(f"worker {pid} to end", lambda pid=pid: gone(pid))
     record = longrun.load(run, command="langford", mode="list")
     assert record["plan"]["tasks"] and (record["found"], record["plan"]["written"]) == (0, 0)
+
+
+def test_a_stopped_pool_leaves_no_manager_thread_behind() -> None:
+    """`_stop_pool` returns only when the pool's manager thread has ended: one still
+    running at exit raced with CPython 3.11's exit hook over its wake-up pipe (a 'Bad
+    file descriptor' traceback after a stopped listing's one line)."""
+    pool = parallel._own_pool(2)
+    assert pool.submit(sum, [1, 2]).result() == 3
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    parallel._stop_pool(pool)
+    assert not manager.is_alive()
