@@ -125,3 +125,67 @@ def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
         sum(keys[e * kw + t] << (64 * t) for t in range(kw)): counts[e] for e in range(len(counts))
     }
     assert got == entries == table.items()
+
+
+def test_both_halves_sweep_on_from_one_table() -> None:
+    # The halves go on from the first columns' table, held once, in compiled tables from
+    # square to square (no dicts between): the shared table is left as it was, and each
+    # half's table is the program's, frontier for frontier.
+    module = _native.load("lazysearch.knights._count")
+    openjoin = _openjoin()
+    k, n, c = 5, 6, 4
+    plain = module.FrontierCounter(k, n, -1, False, fold=True)  # type: ignore[attr-defined]
+    cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)  # type: ignore[attr-defined]
+    sweep = openjoin._sweep  # type: ignore[attr-defined]
+    common = sweep(plain, module, plain.initial(), range(3 * k), 10**6, k, n)
+    before = openjoin._as_dict(common)  # type: ignore[attr-defined]
+    expected = plain.initial()
+    for i in range(3 * k):
+        expected = plain.step(i, expected)
+    assert before == expected
+    left = sweep(cutting, module, common, range(3 * k, c * k), 10**6, k, n)
+    right = sweep(plain, module, common, range(3 * k, 4 * k), 10**6, k, n)
+    assert openjoin._as_dict(common) == before  # type: ignore[attr-defined]
+    by_dict = dict(before)
+    for i in range(3 * k, c * k):
+        by_dict = cutting.step(i, by_dict)
+    assert openjoin._as_dict(left) == by_dict  # type: ignore[attr-defined]
+    assert len(left) == len(by_dict)
+    by_dict = dict(before)
+    for i in range(3 * k, 4 * k):
+        by_dict = plain.step(i, by_dict)
+    assert openjoin._as_dict(right) == by_dict  # type: ignore[attr-defined]
+
+
+def test_the_sum_of_products_past_128_bits() -> None:
+    # The join adds count times count in 128 bits and spills to a Python integer before
+    # they fill up: exact past 2**128 (with 64-bit counts, 2**64 - 1 squared is the
+    # largest product).
+    joiner = _openjoin().Joiner(5)  # type: ignore[attr-defined]
+    top = 2**64 - 1
+    products = [(top, top)] * 9 + [(3, 5), (2**63, 2), (123456789, 2**40 + 7)]
+    for a, b in products:
+        joiner.add_product(a, b)
+    assert joiner.product_sum() == sum(a * b for a, b in products) > 2**131
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: minutes as plain Python")
+def test_a_join_past_64_bits_from_64_bit_halves() -> None:
+    # 3x44's halves count under 2**64 (typed counts, 128-bit sums), its tours over.
+    joined = _openjoin().open_join_count(3, 44)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(3, 44).count > 2**64
+
+
+def test_auto_joins_seven_by_seven() -> None:
+    from lazysearch.knights.solver import _auto_method
+
+    assert _auto_method(7, 7, False) == "join"
+    assert _auto_method(7, 7, False, (0, 0)) == "dp"
+    assert _auto_method(7, 7, True) == "join"  # the closed tours' join
+
+
+def test_seven_by_seven_past_the_bound_says_so() -> None:
+    # 7x7's halves hold millions of frontiers: a small bound stops them at once, with
+    # the bound in the message (never a process killed for its memory).
+    with pytest.raises(TooManyStatesError, match="max_states=50,000"):
+        _openjoin().open_join_count(7, 7, max_states=50_000)  # type: ignore[attr-defined]

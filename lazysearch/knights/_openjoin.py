@@ -57,6 +57,10 @@ FIRST = cython.declare(cython.int, 3)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio), for the patterns.
 GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+# Where :meth:`Joiner.join` starts walking a pair's fragments.
+START_LEFT = cython.declare(cython.int, 0)
+START_RIGHT_END = cython.declare(cython.int, 1)
+START_RIGHT_TAIL = cython.declare(cython.int, 2)
 
 
 # -- the join ----------------------------------------------------------------------------
@@ -167,11 +171,15 @@ class Joiner:
     partner (``part``: ``-1`` for none, ``-2`` for ``TAIL``), its fragments and its
     count; they are sorted by their degree pattern (base 3, the tour ends fixed above
     it), so that the frontiers of one pattern are a run of the arrays, found through a
-    hash table of the patterns (open addressing, ``codes`` to ``first`` and ``stop``)."""
+    hash table of the patterns (open addressing, ``codes`` to ``first`` and ``stop``).
+    Counts below ``2**64`` (every count of a compiled table) are kept in a typed array
+    and summed in 128 bits (:meth:`_mul_add`), a left frontier's fitting right counts
+    first; larger ones (a dict's) as Python integers (``counts``)."""
 
     vals: cython.uchar[::1]
     part: cython.schar[::1]
     frags: cython.int[::1]
+    tails: cython.schar[::1]  # each right frontier's first TAIL, or -1
     mine: cython.uchar[::1]
     mine_part: cython.schar[::1]
     work: cython.int[::1]
@@ -181,7 +189,12 @@ class Joiner:
     k2: cython.int
     w: cython.int
     size: cython.Py_ssize_t
-    counts: list
+    counts: list  # the right counts as Python integers, when ``big``
+    wide: cython.ulonglong[::1]  # the right counts, when not ``big``
+    big: cython.bint
+    lo: cython.ulonglong  # the sum of the products so far: lo + hi * 2**64 + spill
+    hi: cython.ulonglong
+    spill: object
     codes: cython.longlong[::1]  # the hash table of patterns: -1 where empty
     first: cython.longlong[::1]
     stop: cython.longlong[::1]
@@ -201,6 +214,11 @@ class Joiner:
         for y in range(2 * k + 2):
             self.power[y] = 3**y
         self.counts = []
+        self.wide = array_of("Q", 1)  # type: ignore[assignment]
+        self.big = False
+        self.lo = 0
+        self.hi = 0
+        self.spill = 0
         self.codes = array_of("q", 1)  # type: ignore[assignment]
         self.codes[0] = -1
         self.mask = 0
@@ -258,6 +276,9 @@ class Joiner:
         kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
         buffer, given = _words(table, kw)
         keys: cython.ulonglong[::1] = buffer
+        big: cython.bint = _big(table, given)
+        typed: cython.ulonglong[::1] = array_of("Q", 1) if big else _typed(given)  # type: ignore[assignment]
+        count64: cython.ulonglong = 0
         lo: cython.ulonglong
         hi: cython.ulonglong
         g: cython.Py_ssize_t
@@ -272,8 +293,13 @@ class Joiner:
         rows: cython.uchar[::1] = bytearray(k2 * room)  # type: ignore[assignment]
         codes: cython.longlong[::1] = array_of("q", room)  # type: ignore[assignment]
         counts: list[object] = []
+        wide: cython.ulonglong[::1] = array_of("Q", 1 if big else room)  # type: ignore[assignment]
+        count: object = 0
         for g in range(len(given)):
-            count = given[g]
+            if big:
+                count = given[g]
+            else:
+                count64 = typed[g]
             lo = keys[g * kw]
             hi = keys[g * kw + 1] if kw == 2 else 0
             ends = self._decode(lo, hi, True, True)
@@ -285,16 +311,24 @@ class Joiner:
                 if rows[e * k2 + y] != self.work[y]:
                     same = False
             if not same:
-                if count % 2:
-                    raise RuntimeError(f"folded frontier {lo:#x} has an odd count {count}")
-                count = count // 2
+                if (count % 2) if big else (count64 % 2):
+                    odd = count if big else count64
+                    raise RuntimeError(f"folded frontier {lo:#x} has an odd count {odd}")
+                if big:
+                    count = count // 2
+                    counts.append(count)
+                else:
+                    count64 = count64 // 2
+                    wide[e] = count64
                 codes[e] = self._code(rows, e * k2, ends)
-                counts.append(count)
                 e += 1
             for y in range(k2):
                 rows[e * k2 + y] = self.work[y]
             codes[e] = self._code(rows, e * k2, ends)
-            counts.append(count)
+            if big:
+                counts.append(count)
+            else:
+                wide[e] = count64
             e += 1
         size: cython.Py_ssize_t = e
         # The patterns' hash table, at most half full: how many frontiers each has...
@@ -325,16 +359,26 @@ class Joiner:
         self.vals = bytearray(k2 * size or 1)  # type: ignore[assignment]
         self.part = array_of("b", k2 * size or 1)  # type: ignore[assignment]
         self.frags = array_of("i", size or 1)  # type: ignore[assignment]
-        placed: list[object] = [0] * size
+        self.tails = array_of("b", size or 1)  # type: ignore[assignment]
+        placed: list[object] = [0] * size if big else []
+        self.wide = array_of("Q", 1 if big else size or 1)  # type: ignore[assignment]
         for f in range(size):
             slot = where[f]
             e = self.stop[slot]
             self.stop[slot] = e + 1
-            placed[e] = counts[f]
+            if big:
+                placed[e] = counts[f]
+            else:
+                self.wide[e] = wide[f]
             for y in range(k2):
                 self.vals[e * k2 + y] = rows[f * k2 + y]
             self.frags[e] = self._partners(self.vals, self.part, e * k2)
+            self.tails[e] = -1
+            for y in range(k2 - 1, -1, -1):
+                if self.part[e * k2 + y] == -2:
+                    self.tails[e] = y
         self.counts = placed
+        self.big = big
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -404,58 +448,6 @@ class Joiner:
                         break
         return fragments
 
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _one_path(self, e: cython.Py_ssize_t, fragments: cython.int) -> cython.bint:
-        """:func:`one_path` of the left frontier in :attr:`mine` (``fragments`` of its
-        own) and right frontier ``e``."""
-        k2: cython.int = self.k2
-        at: cython.Py_ssize_t = e * k2
-        y: cython.int
-        here: cython.int = -1
-        h: cython.int = 0
-        o: cython.int
-        v: cython.int
-        a: cython.int
-        b: cython.int
-        walked: cython.int = 1
-        total: cython.int = fragments + self.frags[e]
-        for y in range(k2):
-            if self.mine[y] == TAIL:
-                here = y
-                break
-            if self.vals[at + y] == TAIL:
-                here = y
-                h = 1
-                break
-        if here < 0:
-            for y in range(k2):
-                a = self.mine[y]
-                b = self.vals[at + y]
-                if a == FREE and b >= FIRST:
-                    here = self.part[at + y]
-                    h = 1
-                    break
-                if b == FREE and a >= FIRST:
-                    here = self.mine_part[y]
-                    break
-            if here < 0:
-                return False
-        while walked <= total:
-            o = 1 - h
-            v = self.mine[here] if o == 0 else self.vals[at + here]
-            if v == FREE:  # a square with one edge: the other tour end
-                return walked == total
-            walked += 1
-            if v == TAIL:
-                return walked == total
-            here = self.mine_part[here] if o == 0 else self.part[at + here]
-            h = o
-        return False  # pragma: no cover - a path from a tour end ends at the other
-
     def join(self, table: object) -> object:
         """The paths: the left half's (folded) table, after ``c`` columns of the cutting
         sweep (a dict, or the keys and counts of ``Table.export``), paired with the
@@ -463,6 +455,13 @@ class Joiner:
         kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
         buffer, given = _words(table, kw)
         keys: cython.ulonglong[::1] = buffer
+        left_big: cython.bint = _big(table, given)
+        typed: cython.ulonglong[::1] = array_of("Q", 1) if left_big else _typed(given)  # type: ignore[assignment]
+        right_big: cython.bint = self.big
+        wide: cython.ulonglong[::1] = self.wide
+        inner_lo: cython.ulonglong
+        inner_hi: cython.ulonglong
+        inner: object
         g: cython.Py_ssize_t
         k2: cython.int = self.k2
         y: cython.int
@@ -477,8 +476,30 @@ class Joiner:
         slot: cython.Py_ssize_t
         spare: cython.int[::1] = array_of("i", k2)  # type: ignore[assignment]
         nspare: cython.int
+        mine: cython.uchar[::1] = self.mine
+        mine_part: cython.schar[::1] = self.mine_part
+        vals: cython.uchar[::1] = self.vals
+        part: cython.schar[::1] = self.part
+        frags: cython.int[::1] = self.frags
+        tails: cython.schar[::1] = self.tails
+        first: cython.longlong[::1] = self.first
+        stop: cython.longlong[::1] = self.stop
+        left_tail: cython.int
+        start: cython.int
+        mode: cython.int
+        here: cython.int
+        h: cython.int
+        v: cython.int
+        walked: cython.int
+        fragments_all: cython.int
+        at: cython.Py_ssize_t
+        self.lo = 0
+        self.hi = 0
+        self.spill = 0
         for g in range(len(given)):
-            count = given[g]
+            inner_lo = 0
+            inner_hi = 0
+            inner = 0
             ends = self._decode(keys[g * kw], keys[g * kw + 1] if kw == 2 else 0, False, False)
             need = 0
             nspare = 0
@@ -493,6 +514,10 @@ class Joiner:
                     spare[nspare] = y
                     nspare += 1
             fragments = self._partners(self.mine, self.mine_part, 0)
+            left_tail = -1
+            for y in range(k2 - 1, -1, -1):
+                if mine_part[y] == -2:
+                    left_tail = y
             # The right half's degrees: 2 - mine on every square, one less at each new
             # tour end (at most 2 - ends of them); its own tour ends make up the rest.
             for y in range(-1, nspare if ends <= 1 else 0):
@@ -505,11 +530,123 @@ class Joiner:
                     slot = self._slot(code)
                     if self.codes[slot] < 0:
                         continue
-                    for e in range(self.first[slot], self.stop[slot]):
-                        self.pairs += 1
-                        if self._one_path(e, fragments):
-                            total = total + count * counts[e]
-        return total
+                    self.pairs += stop[slot] - first[slot]
+                    # Where the walk of the fragments starts (a tour end; any of the
+                    # two will do): a TAIL of the left, else the first new tour end,
+                    # where the left has an end (START_LEFT) or the right has
+                    # (START_RIGHT_END), else a TAIL of the right (START_RIGHT_TAIL).
+                    start = -1
+                    if left_tail >= 0:
+                        mode = START_LEFT
+                        start = left_tail
+                    elif y >= 0:
+                        start = spare[y]
+                        if mine[start] == FREE:
+                            mode = START_RIGHT_END
+                        else:
+                            mode = START_LEFT
+                            start = mine_part[start]
+                    else:
+                        mode = START_RIGHT_TAIL
+                    for e in range(first[slot], stop[slot]):
+                        at = e * k2
+                        fragments_all = fragments + frags[e]
+                        walked = 1
+                        h = 0
+                        here = start
+                        if mode == START_RIGHT_END:
+                            h = 1
+                            here = part[at + start]
+                            if here == -2:  # the right's fragment from it is the path
+                                if fragments_all != 1:
+                                    continue
+                                here = -1
+                        elif mode == START_RIGHT_TAIL:
+                            h = 1
+                            here = tails[e]
+                            if here < 0:
+                                continue
+                        if here >= 0:
+                            # At ``here``, arrived along side h's fragment: go on along
+                            # the other side's, until a tour end.
+                            while True:
+                                if h == 1:
+                                    v = mine[here]
+                                else:
+                                    v = vals[at + here]
+                                if v == FREE:
+                                    break
+                                walked += 1
+                                if v == TAIL or walked > fragments_all:
+                                    break
+                                here = mine_part[here] if h == 1 else part[at + here]
+                                h = 1 - h
+                            if walked != fragments_all:
+                                continue
+                        # One path: add the right count.
+                        if right_big:
+                            inner = inner + counts[e]
+                        else:
+                            inner_lo += wide[e]
+                            if inner_lo < wide[e]:
+                                inner_hi += 1
+            # This left frontier's count times the right counts that fit it.
+            if left_big or right_big or inner_hi:
+                inner = inner + (cython.cast(object, inner_hi) << 64) + inner_lo
+                total = total + given[g] * inner
+            elif inner_lo:
+                self._mul_add(typed[g], inner_lo)
+        return total + self.product_sum()
+
+    def add_product(self, a: int, b: int) -> None:
+        """Add ``a * b`` (each below ``2**64``) to the sum :meth:`join` keeps (it starts
+        it again), as the join adds a left count times its right counts."""
+        self._mul_add(a, b)
+
+    def product_sum(self) -> int:
+        """The sum of the products added so far."""
+        return int(self.spill + (cython.cast(object, self.hi) << 64) + self.lo)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _mul_add(self, a: cython.ulonglong, b: cython.ulonglong) -> cython.void:
+        """Add ``a * b`` to the sum ``lo + hi * 2**64`` (its 128 bits, spilled to
+        :attr:`spill` before they could fill up)."""
+        half: cython.ulonglong = 0xFFFFFFFF
+        a_lo: cython.ulonglong = a & half
+        a_hi: cython.ulonglong = a >> 32
+        b_lo: cython.ulonglong = b & half
+        b_hi: cython.ulonglong = b >> 32
+        low: cython.ulonglong = a_lo * b_lo
+        cross1: cython.ulonglong = a_hi * b_lo
+        cross2: cython.ulonglong = a_lo * b_hi
+        # The middle 64 bits' column: at most 3 * (2**32 - 1), no overflow.
+        middle: cython.ulonglong = (low >> 32) + (cross1 & half) + (cross2 & half)
+        product_lo: cython.ulonglong = (low & half) | ((middle & half) << 32)
+        product_hi: cython.ulonglong = (
+            a_hi * b_hi + (cross1 >> 32) + (cross2 >> 32) + (middle >> 32)
+        )
+        self.lo += product_lo
+        if self.lo < product_lo:
+            product_hi += 1
+        self.hi += product_hi
+        if self.hi >> 62:
+            self.spill = self.spill + (cython.cast(object, self.hi) << 64) + self.lo
+            self.lo = 0
+            self.hi = 0
+
+
+def _big(table: object, counts: list[int]) -> bool:
+    """Whether a table's counts may reach ``2**64`` (a dict's may; a compiled table's,
+    one 64-bit word a count, do not)."""
+    return isinstance(table, dict) and any(count >> 64 for count in counts)
+
+
+def _typed(counts: list[int]) -> object:
+    """Counts below ``2**64`` in an ``array`` of 64-bit words."""
+    import array
+
+    return array.array("Q", counts or [0])
 
 
 def _words(table: object, kw: int) -> tuple[object, list[int]]:
@@ -608,48 +745,79 @@ def turned(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     return out
 
 
+class _Swept:
+    """A table of the program between squares: a compiled ``Table`` (``fast``) while
+    the counts fit in 64 bits, a dict of Python integers after."""
+
+    def __init__(self, fast: Any, table: dict[int, int] | None) -> None:
+        self.fast = fast
+        self.table = table
+
+    def export(self) -> Any:
+        """The keys and counts as ``Table.export`` gives them, or the dict."""
+        return self.fast.export() if self.fast is not None else self.table
+
+    def __len__(self) -> int:
+        return int(self.fast.used) if self.fast is not None else len(self.table or ())
+
+
 def _sweep(
     counter: Any,
     module: Any,
-    table: dict[int, int],
+    table: dict[int, int] | _Swept,
     squares: range,
     limit: int,
     k: int,
     n: int,
-    export: bool = False,
-) -> Any:
-    """``table`` taken through ``squares`` by ``counter`` (compiled tables while the
-    counts fit in 64 bits, then Python dicts): a dict, or with ``export`` what
-    ``Table.export`` gives when the table is compiled.  Raises ``TooManyStatesError``
-    past ``limit`` frontiers."""
+) -> _Swept:
+    """``table`` taken through ``squares`` by ``counter``, in compiled tables while the
+    counts fit in 64 bits (then Python dicts).  A :class:`_Swept` given is read, never
+    changed (both halves are swept on from the same table).  Raises
+    ``TooManyStatesError`` past ``limit`` frontiers.
+
+    A table is never loaded from another's keys in their slot order: into a smaller
+    table that piles them up in runs of linear probing (the 7x7 left half's first
+    square ran minutes where it takes seconds)."""
     kw = 1 if 2 * k + 1 <= 15 else 2
-    fast = module.COMPILED and 2 * k + 1 <= 29
     src: Any = None
-    dst: Any = None
-    if fast:
-        src = module.Table(limit, kw=kw)
-        dst = module.Table(limit, kw=kw)
-        if module.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
-            fast = False
+    plain: Any
+    if isinstance(table, _Swept):
+        src, plain = table.fast, table.table
+    else:
+        plain = table
+        if module.COMPILED and 2 * k + 1 <= 29:
+            src = module.Table(limit, size=_room(len(table)), kw=kw)
+            if module.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
+                src = None
+    given = src
+    spare: Any = None
     for i in squares:
-        if fast:
+        if src is not None:
+            dst = spare if spare is not None else module.Table(limit, size=src.size, kw=kw)
             status = module.STATUS[counter.step_fast(i, src, dst)]
             if status == "overflow":  # counts past 64 bits: go on in Python ints
-                table = counter.step(i, src.items())
-                fast = False
-                src = dst = None
+                plain = counter.step(i, src.items())
+                src = spare = None
             elif status != "ok":
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
             else:
-                src, dst = dst, src
-                dst.clear()
+                spare = None if src is given else src
+                if spare is not None:
+                    spare.clear()
+                src = dst
         else:
-            table = counter.step(i, table)
-            if len(table) > limit:
+            plain = counter.step(i, plain)
+            if len(plain) > limit:
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
-    if fast:
-        return src.export() if export else src.items()
-    return table
+    return _Swept(src, None if src is not None else plain)
+
+
+def _room(size: int) -> int:
+    """A table's slots for ``size`` frontiers: a power of two, at most half full."""
+    slots = 1024
+    while slots < 2 * size:
+        slots *= 2
+    return slots
 
 
 class OpenJoinCount:
@@ -723,11 +891,14 @@ def open_join_count(
     shared = min(c - 1, n - c + 2)  # the cut changes column c - 1 only
     common = _sweep(plain, module, plain.initial(), range(shared * k), limit, k, n)
     cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)
-    fast = not reference
-    left_table = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n, fast)
-    ahead = range(shared * k, (n - c + 2) * k)
-    right_table = _sweep(plain, module, common, ahead, limit, k, n, fast)
+    left_swept = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n)
+    right_swept = _sweep(plain, module, common, range(shared * k, (n - c + 2) * k), limit, k, n)
     del common
+    if reference:
+        left_table, right_table = _as_dict(left_swept), _as_dict(right_swept)
+    else:
+        left_table, right_table = left_swept.export(), right_swept.export()
+    del left_swept, right_swept
     result.seconds["halves"] = time.perf_counter() - began
     began = time.perf_counter()
     if reference:
@@ -745,6 +916,10 @@ def open_join_count(
         result.pairs = joiner.pairs
     result.seconds["join"] = time.perf_counter() - began
     return result
+
+
+def _as_dict(swept: _Swept) -> dict[int, int]:
+    return swept.fast.items() if swept.fast is not None else dict(swept.table or {})
 
 
 def _too_many(limit: int, k: int, n: int, where: str) -> TooManyStatesError:

@@ -535,11 +535,13 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
     program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
     0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s, and 6x6 too, 0.91 s against the
-    program's 2.44 s and the walk's 1.52 s.
+    program's 2.44 s and the walk's 1.52 s.  7x7 open is counted only by the join.
     """
     k, n = sorted((rows, cols))
     if not closed and start is None and k in (5, 6) and n >= (6 if k == 6 else 7):
         return "join"
+    if not closed and start is None and k == n == 7:
+        return "join"  # about 70 s of CPU; the program would hold billions of frontiers
     if closed and k >= 7:
         # 7x8 closed: 22 s CPU against the program's 287 s; 8x8: see the docs.  (6x8 is
         # faster joined too, 0.72 s against 2.01 s, but the program's count can be
