@@ -189,3 +189,14 @@ def test_seven_by_seven_past_the_bound_says_so() -> None:
     # the bound in the message (never a process killed for its memory).
     with pytest.raises(TooManyStatesError, match="max_states=50,000"):
         _openjoin().open_join_count(7, 7, max_states=50_000)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The left frontiers in parts, part 0 here and the others in forked processes: the
+    # same count and the same pairs compared, however many.
+    module = _openjoin()
+    monkeypatch.setattr(module, "PARTS_FROM", 0)
+    joined = module.open_join_count(5, 6, workers=workers)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(5, 6).count
+    assert joined.pairs == module.open_join_count(5, 6).pairs  # type: ignore[attr-defined]

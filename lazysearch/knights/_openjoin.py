@@ -167,20 +167,20 @@ class Joiner:
     loops: :meth:`add_right` takes the right half's table (folded, in the sweep's
     order), :meth:`join` the left half's and returns the paths.
 
-    Each right frontier is kept as ``k2`` values (``vals``), the position of each end's
-    partner (``part``: ``-1`` for none, ``-2`` for ``TAIL``), its fragments and its
-    count; they are sorted by their degree pattern (base 3, the tour ends fixed above
-    it), so that the frontiers of one pattern are a run of the arrays, found through a
-    hash table of the patterns (open addressing, ``codes`` to ``first`` and ``stop``).
+    Each right frontier is kept in a record of ``stride`` bytes (``rec``; 32 up to 7
+    across, so that one cache line holds it): its ``k2`` values, the position of each
+    end's partner (``-1`` for none, ``-2`` for ``TAIL``), its fragments and its first
+    ``TAIL`` (``-1`` for none); its count apart.  They are sorted by their degree
+    pattern (base 3, the tour ends fixed above it), so that the frontiers of one
+    pattern are a run of records, found through a hash table of the patterns (open
+    addressing, ``codes`` to ``first`` and ``stop``).
     Counts below ``2**64`` (every count of a compiled table) are kept in a typed array
     and summed in 128 bits (:meth:`_mul_add`), a left frontier's fitting right counts
     first; larger ones (a dict's) as Python integers (``counts``)."""
 
-    vals: cython.uchar[::1]
-    part: cython.schar[::1]
-    frags: cython.int[::1]
-    tails: cython.schar[::1]  # each right frontier's first TAIL, or -1
-    mine: cython.uchar[::1]
+    rec: cython.schar[::1]
+    stride: cython.int
+    mine: cython.schar[::1]
     mine_part: cython.schar[::1]
     work: cython.int[::1]
     relabel: cython.int[::1]
@@ -206,7 +206,10 @@ class Joiner:
         self.k = k
         self.k2 = 2 * k
         self.w = 2 * k + 1
-        self.mine = bytearray(2 * k)  # type: ignore[assignment]
+        self.mine = array_of("b", 2 * k)  # type: ignore[assignment]
+        self.stride = 16
+        while self.stride < 4 * k + 2:
+            self.stride *= 2
         self.mine_part = array_of("b", 2 * k)  # type: ignore[assignment]
         self.work = array_of("i", 2 * k)  # type: ignore[assignment]
         self.relabel = array_of("i", 16)  # type: ignore[assignment]
@@ -356,10 +359,9 @@ class Joiner:
                 at += self.stop[slot]
                 self.stop[slot] = self.first[slot]
         self.size = size
-        self.vals = bytearray(k2 * size or 1)  # type: ignore[assignment]
-        self.part = array_of("b", k2 * size or 1)  # type: ignore[assignment]
-        self.frags = array_of("i", size or 1)  # type: ignore[assignment]
-        self.tails = array_of("b", size or 1)  # type: ignore[assignment]
+        stride: cython.Py_ssize_t = self.stride
+        rec: cython.schar[::1] = array_of("b", stride * size or 1)  # type: ignore[assignment]
+        base: cython.Py_ssize_t
         placed: list[object] = [0] * size if big else []
         self.wide = array_of("Q", 1 if big else size or 1)  # type: ignore[assignment]
         for f in range(size):
@@ -370,14 +372,19 @@ class Joiner:
                 placed[e] = counts[f]
             else:
                 self.wide[e] = wide[f]
+            base = e * stride
             for y in range(k2):
-                self.vals[e * k2 + y] = rows[f * k2 + y]
-            self.frags[e] = self._partners(self.vals, self.part, e * k2)
-            self.tails[e] = -1
+                rec[base + y] = rows[f * k2 + y]
+        # Each one's partners, in the order they are kept.
+        for e in range(size):
+            base = e * stride
+            rec[base + 2 * k2] = self._partners(rec, base, rec, base + k2)
+            rec[base + 2 * k2 + 1] = -1
             for y in range(k2 - 1, -1, -1):
-                if self.part[e * k2 + y] == -2:
-                    self.tails[e] = y
+                if rec[base + k2 + y] == -2:
+                    rec[base + 2 * k2 + 1] = y
         self.counts = placed
+        self.rec = rec
         self.big = big
 
     @cython.cfunc
@@ -423,9 +430,13 @@ class Joiner:
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def _partners(
-        self, vals: cython.uchar[::1], part: cython.schar[::1], at: cython.Py_ssize_t
+        self,
+        vals: cython.schar[::1],
+        at: cython.Py_ssize_t,
+        part: cython.schar[::1],
+        to: cython.Py_ssize_t,
     ) -> cython.int:
-        """Fill ``part[at:at + k2]`` from ``vals[at:at + k2]``: each end's partner
+        """Fill ``part[to:to + k2]`` from ``vals[at:at + k2]``: each end's partner
         (``-2`` for ``TAIL``, ``-1`` for no end); returns the fragments."""
         k2: cython.int = self.k2
         y: cython.int
@@ -433,25 +444,27 @@ class Joiner:
         v: cython.int
         fragments: cython.int = 0
         for y in range(k2):
-            part[at + y] = -1
+            part[to + y] = -1
         for y in range(k2):
             v = vals[at + y]
             if v == TAIL:
-                part[at + y] = -2
+                part[to + y] = -2
                 fragments += 1
-            elif v >= FIRST and part[at + y] == -1:
+            elif v >= FIRST and part[to + y] == -1:
                 for z in range(y + 1, k2):
                     if vals[at + z] == v:
-                        part[at + y] = z
-                        part[at + z] = y
+                        part[to + y] = z
+                        part[to + z] = y
                         fragments += 1
                         break
         return fragments
 
-    def join(self, table: object) -> object:
+    def join(self, table: object, part: int = 0, parts: int = 1) -> object:
         """The paths: the left half's (folded) table, after ``c`` columns of the cutting
         sweep (a dict, or the keys and counts of ``Table.export``), paired with the
-        right half's frontiers (:meth:`add_right`)."""
+        right half's frontiers (:meth:`add_right`); only the left frontiers of part
+        ``part`` of ``parts`` (in the table's order, as equal as may be) with ``parts``
+        given."""
         kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
         buffer, given = _words(table, kw)
         keys: cython.ulonglong[::1] = buffer
@@ -476,12 +489,10 @@ class Joiner:
         slot: cython.Py_ssize_t
         spare: cython.int[::1] = array_of("i", k2)  # type: ignore[assignment]
         nspare: cython.int
-        mine: cython.uchar[::1] = self.mine
+        mine: cython.schar[::1] = self.mine
         mine_part: cython.schar[::1] = self.mine_part
-        vals: cython.uchar[::1] = self.vals
-        part: cython.schar[::1] = self.part
-        frags: cython.int[::1] = self.frags
-        tails: cython.schar[::1] = self.tails
+        rec: cython.schar[::1] = self.rec
+        stride: cython.Py_ssize_t = self.stride
         first: cython.longlong[::1] = self.first
         stop: cython.longlong[::1] = self.stop
         left_tail: cython.int
@@ -496,7 +507,9 @@ class Joiner:
         self.lo = 0
         self.hi = 0
         self.spill = 0
-        for g in range(len(given)):
+        begin: cython.Py_ssize_t = len(given) * part // parts
+        end: cython.Py_ssize_t = len(given) * (part + 1) // parts
+        for g in range(begin, end):
             inner_lo = 0
             inner_hi = 0
             inner = 0
@@ -513,7 +526,7 @@ class Joiner:
                     need += self.power[y]
                     spare[nspare] = y
                     nspare += 1
-            fragments = self._partners(self.mine, self.mine_part, 0)
+            fragments = self._partners(self.mine, 0, self.mine_part, 0)
             left_tail = -1
             for y in range(k2 - 1, -1, -1):
                 if mine_part[y] == -2:
@@ -549,21 +562,21 @@ class Joiner:
                     else:
                         mode = START_RIGHT_TAIL
                     for e in range(first[slot], stop[slot]):
-                        at = e * k2
-                        fragments_all = fragments + frags[e]
+                        at = e * stride
+                        fragments_all = fragments + rec[at + 2 * k2]
                         walked = 1
                         h = 0
                         here = start
                         if mode == START_RIGHT_END:
                             h = 1
-                            here = part[at + start]
+                            here = rec[at + k2 + start]
                             if here == -2:  # the right's fragment from it is the path
                                 if fragments_all != 1:
                                     continue
                                 here = -1
                         elif mode == START_RIGHT_TAIL:
                             h = 1
-                            here = tails[e]
+                            here = rec[at + 2 * k2 + 1]
                             if here < 0:
                                 continue
                         if here >= 0:
@@ -573,13 +586,13 @@ class Joiner:
                                 if h == 1:
                                     v = mine[here]
                                 else:
-                                    v = vals[at + here]
+                                    v = rec[at + here]
                                 if v == FREE:
                                     break
                                 walked += 1
                                 if v == TAIL or walked > fragments_all:
                                     break
-                                here = mine_part[here] if h == 1 else part[at + here]
+                                here = mine_part[here] if h == 1 else rec[at + k2 + here]
                                 h = 1 - h
                             if walked != fragments_all:
                                 continue
@@ -851,6 +864,7 @@ def open_join_count(
     cut: int | None = None,
     max_states: int | None = None,
     reference: bool = False,
+    workers: int = 1,
 ) -> OpenJoinCount:
     """The directed open tours of a ``rows x cols`` board (every start), counted by
     joining two halves that share columns ``cut - 2`` and ``cut - 1``.
@@ -865,6 +879,10 @@ def open_join_count(
     on 4x8, 5x6, 5x7, 5x8 and 6x6.
     The program sweeps ``cut`` columns for the left half and ``n - cut + 2`` for the
     right, the first ``min(cut - 1, n - cut + 2)`` of them once for both.
+
+    ``workers`` forked processes (this one and ``workers - 1`` more) share the join's
+    left frontiers, when there are :data:`PARTS_FROM` or more: they read the right
+    half's arrays without a copy, and their counts are added.
 
     ``reference=True`` joins with :func:`join_open` (dicts of ``bytes``, slow, written
     apart from :class:`Joiner` to check it).
@@ -912,10 +930,70 @@ def open_join_count(
         del right_table
         result.left = len(left_table) if isinstance(left_table, dict) else len(left_table[1])
         result.right = joiner.size
-        result.count = 2 * joiner.join(left_table)
-        result.pairs = joiner.pairs
+        parts = workers if result.left >= PARTS_FROM else 1
+        count, result.pairs = _join_in_parts(joiner, left_table, parts)
+        result.count = 2 * count
     result.seconds["join"] = time.perf_counter() - began
     return result
+
+
+#: Left frontiers from which the join is shared among workers (6x7 has 413,872; 6x6
+#: 74,696, whose join takes about as long as forking a process).
+PARTS_FROM = 200_000
+
+
+def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]:
+    """The paths and the pairs compared: :meth:`Joiner.join` of ``table`` in ``parts``
+    parts, part 0 in this process and each other in a forked one (on a machine that
+    forks; else all of them here, in turn)."""
+    import multiprocessing
+
+    if parts <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        total: int = 0
+        for part in range(max(1, parts)):
+            total += joiner.join(table, part, max(1, parts))  # type: ignore[operator]
+        return total, joiner.pairs
+    context = multiprocessing.get_context("fork")
+    readers = []
+    children = []
+    try:
+        for part in range(1, parts):
+            reader, writer = context.Pipe(duplex=False)
+            child = context.Process(
+                target=_join_part, args=(joiner, table, part, parts, writer), daemon=True
+            )
+            child.start()
+            writer.close()
+            readers.append(reader)
+            children.append(child)
+        total = joiner.join(table, 0, parts)  # type: ignore[assignment]
+        pairs = joiner.pairs
+        for reader in readers:
+            try:
+                status, count, their_pairs = reader.recv()
+            except EOFError:
+                raise RuntimeError("a worker of the open join ended without its count") from None
+            if status != "ok":
+                raise RuntimeError(f"a worker of the open join failed: {count}")
+            total += count
+            pairs += their_pairs
+        return total, pairs
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
+
+
+def _join_part(joiner: Joiner, table: object, part: int, parts: int, writer: Any) -> None:
+    """A forked worker's part of the join, sent back as ``("ok", paths, pairs)`` (or
+    ``("error", why, 0)``)."""
+    try:
+        writer.send(("ok", joiner.join(table, part, parts), joiner.pairs))
+    except Exception as error:  # pragma: no cover - a worker's own failure, sent back
+        writer.send(("error", repr(error), 0))
+    finally:
+        writer.close()
 
 
 def _as_dict(swept: _Swept) -> dict[int, int]:

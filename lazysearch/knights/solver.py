@@ -614,12 +614,14 @@ def count_tours(
         )
     if how == "auto":
         how = _auto_method(rows, cols, closed, start)
+        if how == "join" and executor is None and workers is None:
+            workers = os.cpu_count() or 1
     if no_tour_reason(rows, cols, start=start):
         return 0
     if how == "join":
         if min(rows, cols) >= 3 and max(rows, cols) >= 4:
             openjoin = _native.load("lazysearch.knights._openjoin")
-            joined: int = openjoin.open_join_count(rows, cols).count
+            joined: int = openjoin.open_join_count(rows, cols, workers=workers or 1).count
             return joined
         how = "dp"  # too small to cut in two
     if how == "dp":
