@@ -837,8 +837,10 @@ class OpenJoinCount:
     """What :func:`open_join_count` found: the ``count`` of directed open tours (every
     start), the ``cut`` (the shared columns are ``cut - 2`` and ``cut - 1``), the
     frontiers of each half at the shared columns (``left`` folded, ``right`` whole),
-    ``pairs`` of them compared, and ``seconds`` for the halves (the program's sweeps)
-    and the join.  (A plain class, as :class:`lazysearch.knights._join.JoinCount`.)"""
+    ``pairs`` of them compared, and ``seconds`` (wall) for the halves (the program's
+    sweeps: ``first columns`` swept once for both, then ``left half``, both within
+    ``halves``) and the join (``right records``, the right half's records, within
+    ``join``).  (A plain class, as :class:`lazysearch.knights._join.JoinCount`.)"""
 
     def __init__(self, rows: int, cols: int, cut: int) -> None:
         self.rows = rows
@@ -908,8 +910,10 @@ def open_join_count(
     plain = module.FrontierCounter(k, n, -1, False, fold=True)
     shared = min(c - 1, n - c + 2)  # the cut changes column c - 1 only
     common = _sweep(plain, module, plain.initial(), range(shared * k), limit, k, n)
+    result.seconds["first columns"] = time.perf_counter() - began
     cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)
     left_swept = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n)
+    result.seconds["left half"] = time.perf_counter() - began - result.seconds["first columns"]
     right_swept = _sweep(plain, module, common, range(shared * k, (n - c + 2) * k), limit, k, n)
     del common
     if reference:
@@ -928,6 +932,7 @@ def open_join_count(
         joiner = Joiner(k)
         joiner.add_right(right_table)
         del right_table
+        result.seconds["right records"] = time.perf_counter() - began
         result.left = len(left_table) if isinstance(left_table, dict) else len(left_table[1])
         result.right = joiner.size
         parts = workers if result.left >= PARTS_FROM else 1

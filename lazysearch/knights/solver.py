@@ -587,9 +587,11 @@ def count_tours(
     (:func:`lazysearch.knights.counting.frontier_count`), in one process, without
     building a tour; ``"join"`` counts the open tours of every start by the same
     program on two halves of the board, joined through two columns they share
-    (:func:`lazysearch.knights._openjoin.open_join_count`; closed tours as
-    :func:`count_closed` does); ``"auto"`` picks the faster for the board (and walks in
-    parallel when ``workers`` or ``executor`` is given and the walk is picked).
+    (:func:`lazysearch.knights._openjoin.open_join_count`, its join shared among
+    ``workers`` forked processes; closed tours as :func:`count_closed` does);
+    ``"auto"`` picks the faster for the board (and walks in parallel when ``workers`` or
+    ``executor`` is given and the walk is picked; a join picked takes as many processes
+    as the machine has cores unless ``workers`` says).
 
     >>> count_tours(5)
     1728
