@@ -200,3 +200,34 @@ def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyP
     joined = module.open_join_count(5, 6, workers=workers)  # type: ignore[attr-defined]
     assert joined.count == frontier_count(5, 6).count
     assert joined.pairs == module.open_join_count(5, 6).pairs  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: 6x7 takes minutes as plain Python")
+def test_ctrl_c_in_a_terminal_stops_the_join_and_its_worker() -> None:
+    # A terminal's Ctrl-C goes to the whole process group, the forked worker too: one line
+    # on stderr, exit 130, no traceback from either. Sent once the worker is there.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    argv = [sys.executable, "-m", "lazysearch", "knights", "6", "7", "--count"]
+    run = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 600
+        while run.poll() is None and time.monotonic() < deadline and not children.read_text():
+            time.sleep(0.01)
+        assert run.poll() is None, "the count ended before its worker was seen"
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=600)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 130 and out == "", err
+    assert "Traceback" not in err and err.count("\n") == 1, err

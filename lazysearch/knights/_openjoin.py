@@ -952,6 +952,7 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
     parts, part 0 in this process and each other in a forked one (on a machine that
     forks; else all of them here, in turn)."""
     import multiprocessing
+    import signal
 
     if parts <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         total: int = 0
@@ -967,7 +968,14 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
             child = context.Process(
                 target=_join_part, args=(joiner, table, part, parts, writer), daemon=True
             )
-            child.start()
+            # Forked with Ctrl-C held back: the worker ignores it before it is let
+            # through (a terminal's Ctrl-C reaches the worker too, and one in its first
+            # moments printed multiprocessing's traceback); here it is let through after.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                child.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             writer.close()
             readers.append(reader)
             children.append(child)
@@ -992,11 +1000,24 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
 
 def _join_part(joiner: Joiner, table: object, part: int, parts: int, writer: Any) -> None:
     """A forked worker's part of the join, sent back as ``("ok", paths, pairs)`` (or
-    ``("error", why, 0)``)."""
+    ``("error", why, 0)``).  It leaves Ctrl-C to the caller, which stops it: forked with
+    SIGINT held back, it ignores SIGINT before letting it through."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
-        writer.send(("ok", joiner.join(table, part, parts), joiner.pairs))
+        result: tuple[str, object, int] = (
+            "ok",
+            joiner.join(table, part, parts),
+            joiner.pairs,
+        )
     except Exception as error:  # pragma: no cover - a worker's own failure, sent back
-        writer.send(("error", repr(error), 0))
+        result = ("error", repr(error), 0)
+    try:
+        writer.send(result)
+    except OSError:  # pragma: no cover - the caller is gone
+        pass
     finally:
         writer.close()
 
