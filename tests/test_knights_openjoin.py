@@ -125,3 +125,109 @@ def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
         sum(keys[e * kw + t] << (64 * t) for t in range(kw)): counts[e] for e in range(len(counts))
     }
     assert got == entries == table.items()
+
+
+def test_both_halves_sweep_on_from_one_table() -> None:
+    # The halves go on from the first columns' table, held once, in compiled tables from
+    # square to square (no dicts between): the shared table is left as it was, and each
+    # half's table is the program's, frontier for frontier.
+    module = _native.load("lazysearch.knights._count")
+    openjoin = _openjoin()
+    k, n, c = 5, 6, 4
+    plain = module.FrontierCounter(k, n, -1, False, fold=True)  # type: ignore[attr-defined]
+    cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)  # type: ignore[attr-defined]
+    sweep = openjoin._sweep  # type: ignore[attr-defined]
+    common = sweep(plain, module, plain.initial(), range(3 * k), 10**6, k, n)
+    before = openjoin._as_dict(common)  # type: ignore[attr-defined]
+    expected = plain.initial()
+    for i in range(3 * k):
+        expected = plain.step(i, expected)
+    assert before == expected
+    left = sweep(cutting, module, common, range(3 * k, c * k), 10**6, k, n)
+    right = sweep(plain, module, common, range(3 * k, 4 * k), 10**6, k, n)
+    assert openjoin._as_dict(common) == before  # type: ignore[attr-defined]
+    by_dict = dict(before)
+    for i in range(3 * k, c * k):
+        by_dict = cutting.step(i, by_dict)
+    assert openjoin._as_dict(left) == by_dict  # type: ignore[attr-defined]
+    assert len(left) == len(by_dict)
+    by_dict = dict(before)
+    for i in range(3 * k, 4 * k):
+        by_dict = plain.step(i, by_dict)
+    assert openjoin._as_dict(right) == by_dict  # type: ignore[attr-defined]
+
+
+def test_the_sum_of_products_past_128_bits() -> None:
+    # The join adds count times count in 128 bits and spills to a Python integer before
+    # they fill up: exact past 2**128 (with 64-bit counts, 2**64 - 1 squared is the
+    # largest product).
+    joiner = _openjoin().Joiner(5)  # type: ignore[attr-defined]
+    top = 2**64 - 1
+    products = [(top, top)] * 9 + [(3, 5), (2**63, 2), (123456789, 2**40 + 7)]
+    for a, b in products:
+        joiner.add_product(a, b)
+    assert joiner.product_sum() == sum(a * b for a, b in products) > 2**131
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: minutes as plain Python")
+def test_a_join_past_64_bits_from_64_bit_halves() -> None:
+    # 3x44's halves count under 2**64 (typed counts, 128-bit sums), its tours over.
+    joined = _openjoin().open_join_count(3, 44)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(3, 44).count > 2**64
+
+
+def test_auto_joins_seven_by_seven() -> None:
+    from lazysearch.knights.solver import _auto_method
+
+    assert _auto_method(7, 7, False) == "join"
+    assert _auto_method(7, 7, False, (0, 0)) == "dp"
+    assert _auto_method(7, 7, True) == "join"  # the closed tours' join
+
+
+def test_seven_by_seven_past_the_bound_says_so() -> None:
+    # 7x7's halves hold millions of frontiers: a small bound stops them at once, with
+    # the bound in the message (never a process killed for its memory).
+    with pytest.raises(TooManyStatesError, match="max_states=50,000"):
+        _openjoin().open_join_count(7, 7, max_states=50_000)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The left frontiers in parts, part 0 here and the others in forked processes: the
+    # same count and the same pairs compared, however many.
+    module = _openjoin()
+    monkeypatch.setattr(module, "PARTS_FROM", 0)
+    joined = module.open_join_count(5, 6, workers=workers)  # type: ignore[attr-defined]
+    assert joined.count == frontier_count(5, 6).count
+    assert joined.pairs == module.open_join_count(5, 6).pairs  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not compiled(), reason="compiled only: 6x7 takes minutes as plain Python")
+def test_ctrl_c_in_a_terminal_stops_the_join_and_its_worker() -> None:
+    # A terminal's Ctrl-C goes to the whole process group, the forked worker too: one line
+    # on stderr, exit 130, no traceback from either. Sent once the worker is there.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    argv = [sys.executable, "-m", "lazysearch", "knights", "6", "7", "--count"]
+    run = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 600
+        while run.poll() is None and time.monotonic() < deadline and not children.read_text():
+            time.sleep(0.01)
+        assert run.poll() is None, "the count ended before its worker was seen"
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=600)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 130 and out == "", err
+    assert "Traceback" not in err and err.count("\n") == 1, err

@@ -57,6 +57,10 @@ FIRST = cython.declare(cython.int, 3)
 #: Fibonacci hashing's multiplier (2**64 over the golden ratio), for the patterns.
 GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+# Where :meth:`Joiner.join` starts walking a pair's fragments.
+START_LEFT = cython.declare(cython.int, 0)
+START_RIGHT_END = cython.declare(cython.int, 1)
+START_RIGHT_TAIL = cython.declare(cython.int, 2)
 
 
 # -- the join ----------------------------------------------------------------------------
@@ -163,16 +167,20 @@ class Joiner:
     loops: :meth:`add_right` takes the right half's table (folded, in the sweep's
     order), :meth:`join` the left half's and returns the paths.
 
-    Each right frontier is kept as ``k2`` values (``vals``), the position of each end's
-    partner (``part``: ``-1`` for none, ``-2`` for ``TAIL``), its fragments and its
-    count; they are sorted by their degree pattern (base 3, the tour ends fixed above
-    it), so that the frontiers of one pattern are a run of the arrays, found through a
-    hash table of the patterns (open addressing, ``codes`` to ``first`` and ``stop``)."""
+    Each right frontier is kept in a record of ``stride`` bytes (``rec``; 32 up to 7
+    across, so that one cache line holds it): its ``k2`` values, the position of each
+    end's partner (``-1`` for none, ``-2`` for ``TAIL``), its fragments and its first
+    ``TAIL`` (``-1`` for none); its count apart.  They are sorted by their degree
+    pattern (base 3, the tour ends fixed above it), so that the frontiers of one
+    pattern are a run of records, found through a hash table of the patterns (open
+    addressing, ``codes`` to ``first`` and ``stop``).
+    Counts below ``2**64`` (every count of a compiled table) are kept in a typed array
+    and summed in 128 bits (:meth:`_mul_add`), a left frontier's fitting right counts
+    first; larger ones (a dict's) as Python integers (``counts``)."""
 
-    vals: cython.uchar[::1]
-    part: cython.schar[::1]
-    frags: cython.int[::1]
-    mine: cython.uchar[::1]
+    rec: cython.schar[::1]
+    stride: cython.int
+    mine: cython.schar[::1]
     mine_part: cython.schar[::1]
     work: cython.int[::1]
     relabel: cython.int[::1]
@@ -181,7 +189,12 @@ class Joiner:
     k2: cython.int
     w: cython.int
     size: cython.Py_ssize_t
-    counts: list
+    counts: list  # the right counts as Python integers, when ``big``
+    wide: cython.ulonglong[::1]  # the right counts, when not ``big``
+    big: cython.bint
+    lo: cython.ulonglong  # the sum of the products so far: lo + hi * 2**64 + spill
+    hi: cython.ulonglong
+    spill: object
     codes: cython.longlong[::1]  # the hash table of patterns: -1 where empty
     first: cython.longlong[::1]
     stop: cython.longlong[::1]
@@ -193,7 +206,10 @@ class Joiner:
         self.k = k
         self.k2 = 2 * k
         self.w = 2 * k + 1
-        self.mine = bytearray(2 * k)  # type: ignore[assignment]
+        self.mine = array_of("b", 2 * k)  # type: ignore[assignment]
+        self.stride = 16
+        while self.stride < 4 * k + 2:
+            self.stride *= 2
         self.mine_part = array_of("b", 2 * k)  # type: ignore[assignment]
         self.work = array_of("i", 2 * k)  # type: ignore[assignment]
         self.relabel = array_of("i", 16)  # type: ignore[assignment]
@@ -201,6 +217,11 @@ class Joiner:
         for y in range(2 * k + 2):
             self.power[y] = 3**y
         self.counts = []
+        self.wide = array_of("Q", 1)  # type: ignore[assignment]
+        self.big = False
+        self.lo = 0
+        self.hi = 0
+        self.spill = 0
         self.codes = array_of("q", 1)  # type: ignore[assignment]
         self.codes[0] = -1
         self.mask = 0
@@ -258,6 +279,9 @@ class Joiner:
         kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
         buffer, given = _words(table, kw)
         keys: cython.ulonglong[::1] = buffer
+        big: cython.bint = _big(table, given)
+        typed: cython.ulonglong[::1] = array_of("Q", 1) if big else _typed(given)  # type: ignore[assignment]
+        count64: cython.ulonglong = 0
         lo: cython.ulonglong
         hi: cython.ulonglong
         g: cython.Py_ssize_t
@@ -272,8 +296,13 @@ class Joiner:
         rows: cython.uchar[::1] = bytearray(k2 * room)  # type: ignore[assignment]
         codes: cython.longlong[::1] = array_of("q", room)  # type: ignore[assignment]
         counts: list[object] = []
+        wide: cython.ulonglong[::1] = array_of("Q", 1 if big else room)  # type: ignore[assignment]
+        count: object = 0
         for g in range(len(given)):
-            count = given[g]
+            if big:
+                count = given[g]
+            else:
+                count64 = typed[g]
             lo = keys[g * kw]
             hi = keys[g * kw + 1] if kw == 2 else 0
             ends = self._decode(lo, hi, True, True)
@@ -285,16 +314,24 @@ class Joiner:
                 if rows[e * k2 + y] != self.work[y]:
                     same = False
             if not same:
-                if count % 2:
-                    raise RuntimeError(f"folded frontier {lo:#x} has an odd count {count}")
-                count = count // 2
+                if (count % 2) if big else (count64 % 2):
+                    odd = count if big else count64
+                    raise RuntimeError(f"folded frontier {lo:#x} has an odd count {odd}")
+                if big:
+                    count = count // 2
+                    counts.append(count)
+                else:
+                    count64 = count64 // 2
+                    wide[e] = count64
                 codes[e] = self._code(rows, e * k2, ends)
-                counts.append(count)
                 e += 1
             for y in range(k2):
                 rows[e * k2 + y] = self.work[y]
             codes[e] = self._code(rows, e * k2, ends)
-            counts.append(count)
+            if big:
+                counts.append(count)
+            else:
+                wide[e] = count64
             e += 1
         size: cython.Py_ssize_t = e
         # The patterns' hash table, at most half full: how many frontiers each has...
@@ -322,19 +359,33 @@ class Joiner:
                 at += self.stop[slot]
                 self.stop[slot] = self.first[slot]
         self.size = size
-        self.vals = bytearray(k2 * size or 1)  # type: ignore[assignment]
-        self.part = array_of("b", k2 * size or 1)  # type: ignore[assignment]
-        self.frags = array_of("i", size or 1)  # type: ignore[assignment]
-        placed: list[object] = [0] * size
+        stride: cython.Py_ssize_t = self.stride
+        rec: cython.schar[::1] = array_of("b", stride * size or 1)  # type: ignore[assignment]
+        base: cython.Py_ssize_t
+        placed: list[object] = [0] * size if big else []
+        self.wide = array_of("Q", 1 if big else size or 1)  # type: ignore[assignment]
         for f in range(size):
             slot = where[f]
             e = self.stop[slot]
             self.stop[slot] = e + 1
-            placed[e] = counts[f]
+            if big:
+                placed[e] = counts[f]
+            else:
+                self.wide[e] = wide[f]
+            base = e * stride
             for y in range(k2):
-                self.vals[e * k2 + y] = rows[f * k2 + y]
-            self.frags[e] = self._partners(self.vals, self.part, e * k2)
+                rec[base + y] = rows[f * k2 + y]
+        # Each one's partners, in the order they are kept.
+        for e in range(size):
+            base = e * stride
+            rec[base + 2 * k2] = self._partners(rec, base, rec, base + k2)
+            rec[base + 2 * k2 + 1] = -1
+            for y in range(k2 - 1, -1, -1):
+                if rec[base + k2 + y] == -2:
+                    rec[base + 2 * k2 + 1] = y
         self.counts = placed
+        self.rec = rec
+        self.big = big
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -379,9 +430,13 @@ class Joiner:
     @cython.wraparound(False)
     @cython.initializedcheck(False)
     def _partners(
-        self, vals: cython.uchar[::1], part: cython.schar[::1], at: cython.Py_ssize_t
+        self,
+        vals: cython.schar[::1],
+        at: cython.Py_ssize_t,
+        part: cython.schar[::1],
+        to: cython.Py_ssize_t,
     ) -> cython.int:
-        """Fill ``part[at:at + k2]`` from ``vals[at:at + k2]``: each end's partner
+        """Fill ``part[to:to + k2]`` from ``vals[at:at + k2]``: each end's partner
         (``-2`` for ``TAIL``, ``-1`` for no end); returns the fragments."""
         k2: cython.int = self.k2
         y: cython.int
@@ -389,80 +444,37 @@ class Joiner:
         v: cython.int
         fragments: cython.int = 0
         for y in range(k2):
-            part[at + y] = -1
+            part[to + y] = -1
         for y in range(k2):
             v = vals[at + y]
             if v == TAIL:
-                part[at + y] = -2
+                part[to + y] = -2
                 fragments += 1
-            elif v >= FIRST and part[at + y] == -1:
+            elif v >= FIRST and part[to + y] == -1:
                 for z in range(y + 1, k2):
                     if vals[at + z] == v:
-                        part[at + y] = z
-                        part[at + z] = y
+                        part[to + y] = z
+                        part[to + z] = y
                         fragments += 1
                         break
         return fragments
 
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _one_path(self, e: cython.Py_ssize_t, fragments: cython.int) -> cython.bint:
-        """:func:`one_path` of the left frontier in :attr:`mine` (``fragments`` of its
-        own) and right frontier ``e``."""
-        k2: cython.int = self.k2
-        at: cython.Py_ssize_t = e * k2
-        y: cython.int
-        here: cython.int = -1
-        h: cython.int = 0
-        o: cython.int
-        v: cython.int
-        a: cython.int
-        b: cython.int
-        walked: cython.int = 1
-        total: cython.int = fragments + self.frags[e]
-        for y in range(k2):
-            if self.mine[y] == TAIL:
-                here = y
-                break
-            if self.vals[at + y] == TAIL:
-                here = y
-                h = 1
-                break
-        if here < 0:
-            for y in range(k2):
-                a = self.mine[y]
-                b = self.vals[at + y]
-                if a == FREE and b >= FIRST:
-                    here = self.part[at + y]
-                    h = 1
-                    break
-                if b == FREE and a >= FIRST:
-                    here = self.mine_part[y]
-                    break
-            if here < 0:
-                return False
-        while walked <= total:
-            o = 1 - h
-            v = self.mine[here] if o == 0 else self.vals[at + here]
-            if v == FREE:  # a square with one edge: the other tour end
-                return walked == total
-            walked += 1
-            if v == TAIL:
-                return walked == total
-            here = self.mine_part[here] if o == 0 else self.part[at + here]
-            h = o
-        return False  # pragma: no cover - a path from a tour end ends at the other
-
-    def join(self, table: object) -> object:
+    def join(self, table: object, part: int = 0, parts: int = 1) -> object:
         """The paths: the left half's (folded) table, after ``c`` columns of the cutting
         sweep (a dict, or the keys and counts of ``Table.export``), paired with the
-        right half's frontiers (:meth:`add_right`)."""
+        right half's frontiers (:meth:`add_right`); only the left frontiers of part
+        ``part`` of ``parts`` (in the table's order, as equal as may be) with ``parts``
+        given."""
         kw: cython.Py_ssize_t = 1 if self.w <= 15 else 2
         buffer, given = _words(table, kw)
         keys: cython.ulonglong[::1] = buffer
+        left_big: cython.bint = _big(table, given)
+        typed: cython.ulonglong[::1] = array_of("Q", 1) if left_big else _typed(given)  # type: ignore[assignment]
+        right_big: cython.bint = self.big
+        wide: cython.ulonglong[::1] = self.wide
+        inner_lo: cython.ulonglong
+        inner_hi: cython.ulonglong
+        inner: object
         g: cython.Py_ssize_t
         k2: cython.int = self.k2
         y: cython.int
@@ -477,8 +489,30 @@ class Joiner:
         slot: cython.Py_ssize_t
         spare: cython.int[::1] = array_of("i", k2)  # type: ignore[assignment]
         nspare: cython.int
-        for g in range(len(given)):
-            count = given[g]
+        mine: cython.schar[::1] = self.mine
+        mine_part: cython.schar[::1] = self.mine_part
+        rec: cython.schar[::1] = self.rec
+        stride: cython.Py_ssize_t = self.stride
+        first: cython.longlong[::1] = self.first
+        stop: cython.longlong[::1] = self.stop
+        left_tail: cython.int
+        start: cython.int
+        mode: cython.int
+        here: cython.int
+        h: cython.int
+        v: cython.int
+        walked: cython.int
+        fragments_all: cython.int
+        at: cython.Py_ssize_t
+        self.lo = 0
+        self.hi = 0
+        self.spill = 0
+        begin: cython.Py_ssize_t = len(given) * part // parts
+        end: cython.Py_ssize_t = len(given) * (part + 1) // parts
+        for g in range(begin, end):
+            inner_lo = 0
+            inner_hi = 0
+            inner = 0
             ends = self._decode(keys[g * kw], keys[g * kw + 1] if kw == 2 else 0, False, False)
             need = 0
             nspare = 0
@@ -492,7 +526,11 @@ class Joiner:
                     need += self.power[y]
                     spare[nspare] = y
                     nspare += 1
-            fragments = self._partners(self.mine, self.mine_part, 0)
+            fragments = self._partners(self.mine, 0, self.mine_part, 0)
+            left_tail = -1
+            for y in range(k2 - 1, -1, -1):
+                if mine_part[y] == -2:
+                    left_tail = y
             # The right half's degrees: 2 - mine on every square, one less at each new
             # tour end (at most 2 - ends of them); its own tour ends make up the rest.
             for y in range(-1, nspare if ends <= 1 else 0):
@@ -505,11 +543,123 @@ class Joiner:
                     slot = self._slot(code)
                     if self.codes[slot] < 0:
                         continue
-                    for e in range(self.first[slot], self.stop[slot]):
-                        self.pairs += 1
-                        if self._one_path(e, fragments):
-                            total = total + count * counts[e]
-        return total
+                    self.pairs += stop[slot] - first[slot]
+                    # Where the walk of the fragments starts (a tour end; any of the
+                    # two will do): a TAIL of the left, else the first new tour end,
+                    # where the left has an end (START_LEFT) or the right has
+                    # (START_RIGHT_END), else a TAIL of the right (START_RIGHT_TAIL).
+                    start = -1
+                    if left_tail >= 0:
+                        mode = START_LEFT
+                        start = left_tail
+                    elif y >= 0:
+                        start = spare[y]
+                        if mine[start] == FREE:
+                            mode = START_RIGHT_END
+                        else:
+                            mode = START_LEFT
+                            start = mine_part[start]
+                    else:
+                        mode = START_RIGHT_TAIL
+                    for e in range(first[slot], stop[slot]):
+                        at = e * stride
+                        fragments_all = fragments + rec[at + 2 * k2]
+                        walked = 1
+                        h = 0
+                        here = start
+                        if mode == START_RIGHT_END:
+                            h = 1
+                            here = rec[at + k2 + start]
+                            if here == -2:  # the right's fragment from it is the path
+                                if fragments_all != 1:
+                                    continue
+                                here = -1
+                        elif mode == START_RIGHT_TAIL:
+                            h = 1
+                            here = rec[at + 2 * k2 + 1]
+                            if here < 0:
+                                continue
+                        if here >= 0:
+                            # At ``here``, arrived along side h's fragment: go on along
+                            # the other side's, until a tour end.
+                            while True:
+                                if h == 1:
+                                    v = mine[here]
+                                else:
+                                    v = rec[at + here]
+                                if v == FREE:
+                                    break
+                                walked += 1
+                                if v == TAIL or walked > fragments_all:
+                                    break
+                                here = mine_part[here] if h == 1 else rec[at + k2 + here]
+                                h = 1 - h
+                            if walked != fragments_all:
+                                continue
+                        # One path: add the right count.
+                        if right_big:
+                            inner = inner + counts[e]
+                        else:
+                            inner_lo += wide[e]
+                            if inner_lo < wide[e]:
+                                inner_hi += 1
+            # This left frontier's count times the right counts that fit it.
+            if left_big or right_big or inner_hi:
+                inner = inner + (cython.cast(object, inner_hi) << 64) + inner_lo
+                total = total + given[g] * inner
+            elif inner_lo:
+                self._mul_add(typed[g], inner_lo)
+        return total + self.product_sum()
+
+    def add_product(self, a: int, b: int) -> None:
+        """Add ``a * b`` (each below ``2**64``) to the sum :meth:`join` keeps (it starts
+        it again), as the join adds a left count times its right counts."""
+        self._mul_add(a, b)
+
+    def product_sum(self) -> int:
+        """The sum of the products added so far."""
+        return int(self.spill + (cython.cast(object, self.hi) << 64) + self.lo)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def _mul_add(self, a: cython.ulonglong, b: cython.ulonglong) -> cython.void:
+        """Add ``a * b`` to the sum ``lo + hi * 2**64`` (its 128 bits, spilled to
+        :attr:`spill` before they could fill up)."""
+        half: cython.ulonglong = 0xFFFFFFFF
+        a_lo: cython.ulonglong = a & half
+        a_hi: cython.ulonglong = a >> 32
+        b_lo: cython.ulonglong = b & half
+        b_hi: cython.ulonglong = b >> 32
+        low: cython.ulonglong = a_lo * b_lo
+        cross1: cython.ulonglong = a_hi * b_lo
+        cross2: cython.ulonglong = a_lo * b_hi
+        # The middle 64 bits' column: at most 3 * (2**32 - 1), no overflow.
+        middle: cython.ulonglong = (low >> 32) + (cross1 & half) + (cross2 & half)
+        product_lo: cython.ulonglong = (low & half) | ((middle & half) << 32)
+        product_hi: cython.ulonglong = (
+            a_hi * b_hi + (cross1 >> 32) + (cross2 >> 32) + (middle >> 32)
+        )
+        self.lo += product_lo
+        if self.lo < product_lo:
+            product_hi += 1
+        self.hi += product_hi
+        if self.hi >> 62:
+            self.spill = self.spill + (cython.cast(object, self.hi) << 64) + self.lo
+            self.lo = 0
+            self.hi = 0
+
+
+def _big(table: object, counts: list[int]) -> bool:
+    """Whether a table's counts may reach ``2**64`` (a dict's may; a compiled table's,
+    one 64-bit word a count, do not)."""
+    return isinstance(table, dict) and any(count >> 64 for count in counts)
+
+
+def _typed(counts: list[int]) -> object:
+    """Counts below ``2**64`` in an ``array`` of 64-bit words."""
+    import array
+
+    return array.array("Q", counts or [0])
 
 
 def _words(table: object, kw: int) -> tuple[object, list[int]]:
@@ -608,56 +758,89 @@ def turned(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     return out
 
 
+class _Swept:
+    """A table of the program between squares: a compiled ``Table`` (``fast``) while
+    the counts fit in 64 bits, a dict of Python integers after."""
+
+    def __init__(self, fast: Any, table: dict[int, int] | None) -> None:
+        self.fast = fast
+        self.table = table
+
+    def export(self) -> Any:
+        """The keys and counts as ``Table.export`` gives them, or the dict."""
+        return self.fast.export() if self.fast is not None else self.table
+
+    def __len__(self) -> int:
+        return int(self.fast.used) if self.fast is not None else len(self.table or ())
+
+
 def _sweep(
     counter: Any,
     module: Any,
-    table: dict[int, int],
+    table: dict[int, int] | _Swept,
     squares: range,
     limit: int,
     k: int,
     n: int,
-    export: bool = False,
-) -> Any:
-    """``table`` taken through ``squares`` by ``counter`` (compiled tables while the
-    counts fit in 64 bits, then Python dicts): a dict, or with ``export`` what
-    ``Table.export`` gives when the table is compiled.  Raises ``TooManyStatesError``
-    past ``limit`` frontiers."""
+) -> _Swept:
+    """``table`` taken through ``squares`` by ``counter``, in compiled tables while the
+    counts fit in 64 bits (then Python dicts).  A :class:`_Swept` given is read, never
+    changed (both halves are swept on from the same table).  Raises
+    ``TooManyStatesError`` past ``limit`` frontiers.
+
+    A table is never loaded from another's keys in their slot order: into a smaller
+    table that piles them up in runs of linear probing (the 7x7 left half's first
+    square ran minutes where it takes seconds)."""
     kw = 1 if 2 * k + 1 <= 15 else 2
-    fast = module.COMPILED and 2 * k + 1 <= 29
     src: Any = None
-    dst: Any = None
-    if fast:
-        src = module.Table(limit, kw=kw)
-        dst = module.Table(limit, kw=kw)
-        if module.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
-            fast = False
+    plain: Any
+    if isinstance(table, _Swept):
+        src, plain = table.fast, table.table
+    else:
+        plain = table
+        if module.COMPILED and 2 * k + 1 <= 29:
+            src = module.Table(limit, size=_room(len(table)), kw=kw)
+            if module.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
+                src = None
+    given = src
+    spare: Any = None
     for i in squares:
-        if fast:
+        if src is not None:
+            dst = spare if spare is not None else module.Table(limit, size=src.size, kw=kw)
             status = module.STATUS[counter.step_fast(i, src, dst)]
             if status == "overflow":  # counts past 64 bits: go on in Python ints
-                table = counter.step(i, src.items())
-                fast = False
-                src = dst = None
+                plain = counter.step(i, src.items())
+                src = spare = None
             elif status != "ok":
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
             else:
-                src, dst = dst, src
-                dst.clear()
+                spare = None if src is given else src
+                if spare is not None:
+                    spare.clear()
+                src = dst
         else:
-            table = counter.step(i, table)
-            if len(table) > limit:
+            plain = counter.step(i, plain)
+            if len(plain) > limit:
                 raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
-    if fast:
-        return src.export() if export else src.items()
-    return table
+    return _Swept(src, None if src is not None else plain)
+
+
+def _room(size: int) -> int:
+    """A table's slots for ``size`` frontiers: a power of two, at most half full."""
+    slots = 1024
+    while slots < 2 * size:
+        slots *= 2
+    return slots
 
 
 class OpenJoinCount:
     """What :func:`open_join_count` found: the ``count`` of directed open tours (every
     start), the ``cut`` (the shared columns are ``cut - 2`` and ``cut - 1``), the
     frontiers of each half at the shared columns (``left`` folded, ``right`` whole),
-    ``pairs`` of them compared, and ``seconds`` for the halves (the program's sweeps)
-    and the join.  (A plain class, as :class:`lazysearch.knights._join.JoinCount`.)"""
+    ``pairs`` of them compared, and ``seconds`` (wall) for the halves (the program's
+    sweeps: ``first columns`` swept once for both, then ``left half``, both within
+    ``halves``) and the join (``right records``, the right half's records, within
+    ``join``).  (A plain class, as :class:`lazysearch.knights._join.JoinCount`.)"""
 
     def __init__(self, rows: int, cols: int, cut: int) -> None:
         self.rows = rows
@@ -683,6 +866,7 @@ def open_join_count(
     cut: int | None = None,
     max_states: int | None = None,
     reference: bool = False,
+    workers: int = 1,
 ) -> OpenJoinCount:
     """The directed open tours of a ``rows x cols`` board (every start), counted by
     joining two halves that share columns ``cut - 2`` and ``cut - 1``.
@@ -697,6 +881,10 @@ def open_join_count(
     on 4x8, 5x6, 5x7, 5x8 and 6x6.
     The program sweeps ``cut`` columns for the left half and ``n - cut + 2`` for the
     right, the first ``min(cut - 1, n - cut + 2)`` of them once for both.
+
+    ``workers`` forked processes (this one and ``workers - 1`` more) share the join's
+    left frontiers, when there are :data:`PARTS_FROM` or more: they read the right
+    half's arrays without a copy, and their counts are added.
 
     ``reference=True`` joins with :func:`join_open` (dicts of ``bytes``, slow, written
     apart from :class:`Joiner` to check it).
@@ -722,12 +910,17 @@ def open_join_count(
     plain = module.FrontierCounter(k, n, -1, False, fold=True)
     shared = min(c - 1, n - c + 2)  # the cut changes column c - 1 only
     common = _sweep(plain, module, plain.initial(), range(shared * k), limit, k, n)
+    result.seconds["first columns"] = time.perf_counter() - began
     cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)
-    fast = not reference
-    left_table = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n, fast)
-    ahead = range(shared * k, (n - c + 2) * k)
-    right_table = _sweep(plain, module, common, ahead, limit, k, n, fast)
+    left_swept = _sweep(cutting, module, common, range(shared * k, c * k), limit, k, n)
+    result.seconds["left half"] = time.perf_counter() - began - result.seconds["first columns"]
+    right_swept = _sweep(plain, module, common, range(shared * k, (n - c + 2) * k), limit, k, n)
     del common
+    if reference:
+        left_table, right_table = _as_dict(left_swept), _as_dict(right_swept)
+    else:
+        left_table, right_table = left_swept.export(), right_swept.export()
+    del left_swept, right_swept
     result.seconds["halves"] = time.perf_counter() - began
     began = time.perf_counter()
     if reference:
@@ -739,12 +932,98 @@ def open_join_count(
         joiner = Joiner(k)
         joiner.add_right(right_table)
         del right_table
+        result.seconds["right records"] = time.perf_counter() - began
         result.left = len(left_table) if isinstance(left_table, dict) else len(left_table[1])
         result.right = joiner.size
-        result.count = 2 * joiner.join(left_table)
-        result.pairs = joiner.pairs
+        parts = workers if result.left >= PARTS_FROM else 1
+        count, result.pairs = _join_in_parts(joiner, left_table, parts)
+        result.count = 2 * count
     result.seconds["join"] = time.perf_counter() - began
     return result
+
+
+#: Left frontiers from which the join is shared among workers (6x7 has 413,872; 6x6
+#: 74,696, whose join takes about as long as forking a process).
+PARTS_FROM = 200_000
+
+
+def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]:
+    """The paths and the pairs compared: :meth:`Joiner.join` of ``table`` in ``parts``
+    parts, part 0 in this process and each other in a forked one (on a machine that
+    forks; else all of them here, in turn)."""
+    import multiprocessing
+    import signal
+
+    if parts <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        total: int = 0
+        for part in range(max(1, parts)):
+            total += joiner.join(table, part, max(1, parts))  # type: ignore[operator]
+        return total, joiner.pairs
+    context = multiprocessing.get_context("fork")
+    readers = []
+    children = []
+    try:
+        for part in range(1, parts):
+            reader, writer = context.Pipe(duplex=False)
+            child = context.Process(
+                target=_join_part, args=(joiner, table, part, parts, writer), daemon=True
+            )
+            # Forked with Ctrl-C held back: the worker ignores it before it is let
+            # through (a terminal's Ctrl-C reaches the worker too, and one in its first
+            # moments printed multiprocessing's traceback); here it is let through after.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                child.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            writer.close()
+            readers.append(reader)
+            children.append(child)
+        total = joiner.join(table, 0, parts)  # type: ignore[assignment]
+        pairs = joiner.pairs
+        for reader in readers:
+            try:
+                status, count, their_pairs = reader.recv()
+            except EOFError:
+                raise RuntimeError("a worker of the open join ended without its count") from None
+            if status != "ok":
+                raise RuntimeError(f"a worker of the open join failed: {count}")
+            total += count
+            pairs += their_pairs
+        return total, pairs
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            child.join()
+
+
+def _join_part(joiner: Joiner, table: object, part: int, parts: int, writer: Any) -> None:
+    """A forked worker's part of the join, sent back as ``("ok", paths, pairs)`` (or
+    ``("error", why, 0)``).  It leaves Ctrl-C to the caller, which stops it: forked with
+    SIGINT held back, it ignores SIGINT before letting it through."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        result: tuple[str, object, int] = (
+            "ok",
+            joiner.join(table, part, parts),
+            joiner.pairs,
+        )
+    except Exception as error:  # pragma: no cover - a worker's own failure, sent back
+        result = ("error", repr(error), 0)
+    try:
+        writer.send(result)
+    except OSError:  # pragma: no cover - the caller is gone
+        pass
+    finally:
+        writer.close()
+
+
+def _as_dict(swept: _Swept) -> dict[int, int]:
+    return swept.fast.items() if swept.fast is not None else dict(swept.table or {})
 
 
 def _too_many(limit: int, k: int, n: int, where: str) -> TooManyStatesError:

@@ -535,11 +535,13 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
     program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
     0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s, and 6x6 too, 0.91 s against the
-    program's 2.44 s and the walk's 1.52 s.
+    program's 2.44 s and the walk's 1.52 s.  7x7 open is counted only by the join.
     """
     k, n = sorted((rows, cols))
     if not closed and start is None and k in (5, 6) and n >= (6 if k == 6 else 7):
         return "join"
+    if not closed and start is None and k == n == 7:
+        return "join"  # about 70 s of CPU; the program would hold billions of frontiers
     if closed and k >= 7:
         # 7x8 closed: 22 s CPU against the program's 287 s; 8x8: see the docs.  (6x8 is
         # faster joined too, 0.72 s against 2.01 s, but the program's count can be
@@ -585,9 +587,11 @@ def count_tours(
     (:func:`lazysearch.knights.counting.frontier_count`), in one process, without
     building a tour; ``"join"`` counts the open tours of every start by the same
     program on two halves of the board, joined through two columns they share
-    (:func:`lazysearch.knights._openjoin.open_join_count`; closed tours as
-    :func:`count_closed` does); ``"auto"`` picks the faster for the board (and walks in
-    parallel when ``workers`` or ``executor`` is given and the walk is picked).
+    (:func:`lazysearch.knights._openjoin.open_join_count`, its join shared among
+    ``workers`` forked processes; closed tours as :func:`count_closed` does);
+    ``"auto"`` picks the faster for the board (and walks in parallel when ``workers`` or
+    ``executor`` is given and the walk is picked; a join picked takes as many processes
+    as the machine has cores unless ``workers`` says).
 
     >>> count_tours(5)
     1728
@@ -612,12 +616,14 @@ def count_tours(
         )
     if how == "auto":
         how = _auto_method(rows, cols, closed, start)
+        if how == "join" and executor is None and workers is None:
+            workers = os.cpu_count() or 1
     if no_tour_reason(rows, cols, start=start):
         return 0
     if how == "join":
         if min(rows, cols) >= 3 and max(rows, cols) >= 4:
             openjoin = _native.load("lazysearch.knights._openjoin")
-            joined: int = openjoin.open_join_count(rows, cols).count
+            joined: int = openjoin.open_join_count(rows, cols, workers=workers or 1).count
             return joined
         how = "dp"  # too small to cut in two
     if how == "dp":
