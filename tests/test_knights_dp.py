@@ -276,7 +276,7 @@ def test_auto_follows_the_measured_crossovers() -> None:
     # docs/knights.md: the program from 4x8, 5x7 and 6x7 (open and closed) on.
     assert [_auto_method(4, n, False) for n in (7, 8)] == ["enumerate", "dp"]
     assert [_auto_method(n, 5, True) for n in (6, 7)] == ["enumerate", "dp"]
-    assert [_auto_method(6, n, True) for n in (6, 7)] == ["enumerate", "dp"]
+    assert [_auto_method(6, n, True) for n in (6, 12)] == ["enumerate", "dp"]
     assert [_auto_method(6, n, False, (0, 0)) for n in (6, 7)] == ["enumerate", "dp"]
     # The open tours of every start from 5x7 and 6x6 on: joined from two halves.
     assert [_auto_method(5, n, False) for n in (6, 7)] == ["enumerate", "join"]

@@ -194,7 +194,12 @@ def test_auto_joins_closed_tours_from_seven_across() -> None:
 
     assert _auto_method(7, 8, closed=True) == _auto_method(8, 8, closed=True) == "join"
     assert _auto_method(8, 8, closed=False) == "dp"
-    assert [_auto_method(6, n, closed=True) for n in (7, 8, 9)] == ["dp", "dp", "dp"]
+    assert [_auto_method(6, n, closed=True) for n in (6, 7, 11, 12)] == [
+        "enumerate",
+        "join",
+        "join",
+        "dp",
+    ]
 
 
 def test_bad_input_is_refused() -> None:

@@ -534,7 +534,7 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     0.011 s against 0.046 s, 6x7 closed 1.13 s against 0.47 s.  The open tours of every
     start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
     program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
-    0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s, and 6x6 too, 0.91 s against the
+    0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s (2.0 s since), and 6x6 too, 0.91 s against the
     program's 2.44 s and the walk's 1.52 s.  7x7 open is counted only by the join.
     """
     k, n = sorted((rows, cols))
@@ -542,10 +542,12 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
         return "join"
     if not closed and start is None and k == n == 7:
         return "join"  # about 70 s of CPU; the program would hold billions of frontiers
-    if closed and k >= 7:
-        # 7x8 closed: 22 s CPU against the program's 287 s; 8x8: see the docs.  (6x8 is
-        # faster joined too, 0.72 s against 2.01 s, but the program's count can be
-        # stopped and resumed and shows its progress.)
+    if closed and (k >= 7 or (k == 6 and 7 <= n <= 11)):
+        # 7x8 closed: 22 s CPU against the program's 287 s; 8x8: see the docs.  6 across,
+        # one process, one run: 6x7 0.12 s against 0.40 s, 6x8 0.53 s against 1.41 s, 6x9
+        # and 6x10 0.72 of the program's time, 6x12 0.96 (the program is linear in the
+        # length, the join's transfer is not).  Both can be stopped and resumed; with
+        # --progress the command line counts by the program, which shows a bar.
         return "join"
     shortest = {4: 8, 5: 7, 6: 7}
     if k <= 3 or k >= 7 or n >= shortest[k]:
@@ -658,7 +660,7 @@ def count_closed(
     (:func:`lazysearch.knights._join.join_count`; ``workers`` forked processes share
     its parts), ``"auto"`` picks (see :func:`count_tours`): the join on boards 7 or
     more across, then in as many processes as the machine has cores unless
-    ``workers`` says.
+    ``workers`` says, and on 6x7 to 6x11 in one.
 
     >>> count_closed(6)
     9862
@@ -675,8 +677,8 @@ def count_closed(
         return 0
     if how == "auto":
         how = _auto_method(rows, cols, True)
-        if how == "join" and executor is None and workers is None:
-            workers = os.cpu_count() or 1
+        if how == "join" and executor is None and workers is None and min(rows, cols) >= 7:
+            workers = os.cpu_count() or 1  # (6 across takes a second or two in one)
     if how == "dp":
         from .counting import frontier_count
 
