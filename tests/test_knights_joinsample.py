@@ -1,0 +1,176 @@
+"""Closed tours drawn through the join of two halves (``knights.joinsample``): every tour
+drawn is a closed tour, the count is the join's, the draws pass chi-square tests of
+uniformity (against the tours listed one by one where they are few, and against the
+program's sampler on 6x6 and 6x8), and a seed gives the same tours compiled and plain."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from lazysearch import _native, compiled, knights
+from lazysearch.knights.counting import TooManyStatesError, TourSampler
+from lazysearch.knights.joinsample import JoinSampler
+
+from .test_knights_sample import CRITICAL_0001, _chi2, _chi2_sf, _cycle
+
+Square = tuple[int, int]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "count"),
+    [(5, 6, 8), (6, 5, 8), (3, 10, 16), (10, 3, 16), (3, 12, 176), (5, 8, 44202), (4, 6, 0)],
+)
+def test_the_count_is_the_join_count(rows: int, cols: int, count: int) -> None:
+    if rows * cols > 36 and not compiled():
+        pytest.skip("seconds as plain Python")
+    sampler = JoinSampler(rows, cols)
+    assert sampler.count == count
+    if count:
+        tours = sampler.draw_many(6, random.Random(count))
+        for tour in tours:
+            knights.verify(tour, rows, cols, closed=True)
+            assert tour[0] == (0, 0)
+    else:
+        with pytest.raises(LookupError, match="no closed tour"):
+            sampler.draw(random.Random(1))
+
+
+@pytest.mark.skipif(not compiled(), reason="seconds as plain Python")
+@pytest.mark.parametrize(("rows", "cols", "count"), [(6, 6, 9862), (6, 7, 1067638)])
+def test_larger_boards_count_and_draw_tours(rows: int, cols: int, count: int) -> None:
+    sampler = JoinSampler(rows, cols, start=(2, 3))
+    assert sampler.count == count
+    for tour in sampler.draw_many(30, random.Random(5)):
+        knights.verify(tour, rows, cols, closed=True, start=(2, 3))
+
+
+@pytest.mark.parametrize(("rows", "cols", "cells"), [(5, 6, 8), (3, 10, 16), (10, 3, 16)])
+def test_draws_are_uniform_by_a_chi_square_test(rows: int, cols: int, cells: int) -> None:
+    draws = 100 * cells
+    found = JoinSampler(rows, cols).draw_many(draws, random.Random(2024))
+    tours = [knights.Tour(t, rows, cols) for t in found]
+    for tour in tours:
+        knights.verify(tour, rows, cols, closed=True)
+    counts = Counter(_cycle(t) for t in tours)
+    assert len(counts) == cells
+    assert _chi2(counts, cells, draws) < CRITICAL_0001[cells - 1]
+    directions = Counter(tuple(t) for t in tours)  # each cycle either way round
+    assert len(directions) == 2 * cells
+    assert _chi2(directions, 2 * cells, draws) < CRITICAL_0001[2 * cells - 1]
+
+
+def test_every_tour_is_drawn_when_enough_are() -> None:
+    found = JoinSampler(3, 12).draw_many(3000, random.Random(9))
+    every = {tuple(t) for t in knights.tours(3, 12, start=(0, 0), closed=True)}
+    assert len(every) == 2 * 176
+    assert {tuple(t) for t in found} == every
+
+
+def _neighbour_pair(tour: list[Square], square: Square) -> tuple[Square, ...]:
+    """The two squares a closed tour joins ``square`` to (whatever its direction)."""
+    at = tour.index(square)
+    return tuple(sorted((tour[at - 1], tour[(at + 1) % len(tour)])))
+
+
+def _homogeneity_p(first: Counter[object], second: Counter[object]) -> float:
+    """The chi-square test's p-value that two samples come from one distribution
+    (categories expected fewer than 5 times merged into one)."""
+    n1, n2 = sum(first.values()), sum(second.values())
+    cells = sorted(set(first) | set(second), key=repr)
+    small = [c for c in cells if (first[c] + second[c]) * min(n1, n2) / (n1 + n2) < 5]
+    rows = [(first[c], second[c]) for c in cells if c not in small]
+    rows.append((sum(first[c] for c in small), sum(second[c] for c in small)))
+    rows = [r for r in rows if sum(r)]
+    stat = 0.0
+    for a, b in rows:
+        for seen, size in ((a, n1), (b, n2)):
+            expected = (a + b) * size / (n1 + n2)
+            stat += (seen - expected) ** 2 / expected
+    return _chi2_sf(stat, len(rows) - 1)
+
+
+@pytest.mark.skipif(not compiled(), reason="seconds as plain Python")
+def test_6x6_draws_follow_the_listed_tours() -> None:
+    """Goodness of fit against all 9,862 cycles listed one by one: how often each pair
+    of squares is joined to (2, 2)."""
+    square = (2, 2)
+    exact = Counter(
+        _neighbour_pair(list(t), square) for t in knights.tours(6, 6, start=(0, 0), closed=True)
+    )
+    assert sum(exact.values()) == 2 * 9862
+    draws = 3000
+    found = JoinSampler(6, 6).draw_many(draws, random.Random(17))
+    seen = Counter(_neighbour_pair(t, square) for t in found)
+    assert set(seen) <= set(exact)
+    stat = sum(
+        (seen[c] - draws * n / (2 * 9862)) ** 2 / (draws * n / (2 * 9862)) for c, n in exact.items()
+    )
+    assert _chi2_sf(stat, len(exact) - 1) > 0.001
+
+
+@pytest.mark.skipif(not compiled(), reason="seconds as plain Python")
+@pytest.mark.parametrize(("rows", "cols", "draws"), [(6, 6, 2000), (6, 8, 600)])
+def test_draws_follow_the_programs_sampler(rows: int, cols: int, draws: int) -> None:
+    """A chi-square test of homogeneity: the squares joined to (2, 3) in draws through
+    the join and in draws of the program's sampler (6x8: 55,488,142 cycles)."""
+    square = (2, 3)
+    ours = JoinSampler(rows, cols).draw_many(draws, random.Random(3))
+    program = TourSampler(rows, cols, closed=True)
+    rng = random.Random(4)
+    theirs = [program.draw(rng) for _ in range(draws)]
+    for tour in ours:
+        knights.verify(tour, rows, cols, closed=True)
+    p = _homogeneity_p(
+        Counter(_neighbour_pair(t, square) for t in ours),
+        Counter(_neighbour_pair(t, square) for t in theirs),
+    )
+    assert p > 0.001
+
+
+def test_the_same_seed_gives_the_same_tours_compiled_or_not() -> None:
+    # The same list in both runs of the suite (compiled, then LAZYSEARCH_PURE=1).
+    tours = JoinSampler(5, 6, start=(1, 1)).draw_many(3, random.Random(7))
+    assert [knights.Tour(t, 5, 6).numbers()[0] for t in tours] == [
+        [5, 22, 11, 26, 7, 20],
+        [11, 20, 15, 30, 5, 26],
+        [27, 10, 17, 2, 25, 12],
+    ]
+    assert JoinSampler(5, 6, start=(1, 1)).draw_many(3, random.Random(7)) == tours
+    again = JoinSampler(5, 6, start=(1, 1))
+    assert [again.draw(random.Random(7))] == JoinSampler(5, 6, start=(1, 1)).draw_many(
+        1, random.Random(7)
+    )
+
+
+def test_the_transfer_successors_are_the_steps_ways() -> None:
+    """``Transfer.successors``, kept to the states ``step`` keeps, adds up to ``step``'s
+    table, square by square, compiled and plain."""
+    for module in (
+        _native.load("lazysearch.knights._join"),
+        _native.load_source("lazysearch.knights._join"),
+    ):
+        sampler = JoinSampler(5, 6)
+        transfer = module.Transfer(5, 3)
+        transfer.restrict(sampler._right)
+        states = sampler._steps[0]
+        for s in range(10):
+            made = transfer.step(s, states)
+            ways: dict[bytes, int] = {}
+            for key, count in states.items():
+                for _, _, after in transfer.successors(s, key):
+                    if after in made:
+                        ways[after] = ways.get(after, 0) + count
+            assert ways == made == sampler._steps[s + 1]
+            states = made
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match=r"at least 3x4, not 2x8"):
+        JoinSampler(2, 8)
+    with pytest.raises(TooManyStatesError, match=r"more than max_states=500 frontiers"):
+        JoinSampler(5, 8, max_states=500)
+    with pytest.raises(TooManyStatesError, match=r"15x20"):
+        JoinSampler(15, 20)
