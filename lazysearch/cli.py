@@ -417,7 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --count: 'dp' counts by dynamic programming over the board's "
         "cross-sections (one process, no tour built), 'join' (closed tours) runs it on "
         "the two halves and joins them across the middle, 'enumerate' walks every tour, "
-        "'auto' (default) picks the faster for the board",
+        "'auto' (default) picks the faster for the board; with --sample, 'dp' draws "
+        "from the program's tables, 'join' (closed tours) through the join",
     )
     knights.add_argument(
         "--sample",
@@ -670,7 +671,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
                     "estimate",
                     "one",
                     "directed",
-                    "method",
                     "checkpoint",
                     "resume",
                     "progress",
@@ -678,8 +678,17 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
             )
         ),
         "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
-        "--workers, --scheduler, --estimate, --one, --directed, --method, --checkpoint, "
+        "--workers, --scheduler, --estimate, --one, --directed, --checkpoint, "
         "--resume and --progress",
+    ),
+    (
+        lambda a: (
+            a.command == "knights"
+            and _given(a, "sample")
+            and a.method in ("enumerate", "join")
+            and (a.method == "enumerate" or not a.closed)
+        ),
+        "--sample draws with --method auto, dp or join (join: closed tours only)",
     ),
     (
         lambda a: (
@@ -724,7 +733,11 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "add --directed to count the tours from --start",
     ),
     (
-        lambda a: _given(a, "method") and not (_given(a, "count") and a.limit is None),
+        lambda a: (
+            _given(a, "method")
+            and not (_given(a, "count") and a.limit is None)
+            and not (a.command == "knights" and _given(a, "sample"))
+        ),
         "--method chooses how --count counts them all: give --count (without --limit)",
     ),
     (
@@ -1966,13 +1979,13 @@ def _sample_tours(
 ) -> int:
     """``--sample K``: K tours drawn uniformly at random (with ``--seed``)."""
     from .knights import solver as kt
-    from .knights.counting import TourSampler
 
     what = "closed tours, each cycle once" if args.closed else "directed tours"
+    method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
     reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
     sampler = None
     if reason is None:
-        sampler = TourSampler(rows, cols, start=args.start, closed=args.closed)
+        sampler = kt._sampler(rows, cols, args.start, args.closed, method, None)
     if sampler is None or sampler.count == 0:
         kind = "closed" if args.closed else "open"
         print(
@@ -1985,8 +1998,9 @@ def _sample_tours(
     import random
 
     rng = random.Random(args.seed)
-    for n in range(1, args.sample + 1):
-        out.write(show(n, kt.Tour(sampler.draw(rng), rows, cols)))
+    drawn = kt._draw(sampler, args.sample, rng)
+    for n, tour in enumerate(drawn, start=1):
+        out.write(show(n, kt.Tour(tour, rows, cols)))
         out.flush()
     if not args.quiet:
         elapsed = time.perf_counter() - started

@@ -174,3 +174,52 @@ def test_bad_input() -> None:
         JoinSampler(5, 8, max_states=500)
     with pytest.raises(TooManyStatesError, match=r"15x20"):
         JoinSampler(15, 20)
+
+
+def test_sample_takes_the_join_where_it_was_measured_faster() -> None:
+    from lazysearch.knights import solver
+
+    assert solver._sample_method(6, 7, True, "auto") == "join"
+    assert solver._sample_method(10, 5, True, "auto") == "join"
+    assert solver._sample_method(6, 6, True, "auto") == "dp"
+    assert solver._sample_method(6, 7, False, "auto") == "dp"
+    assert solver._sample_method(6, 7, True, "dp") == "dp"
+    tours = knights.sample(5, 6, closed=True, k=4, seed=11, method="join")
+    assert tours == [
+        knights.Tour(t, 5, 6) for t in JoinSampler(5, 6).draw_many(4, random.Random(11))
+    ]
+    if compiled():
+        for tour in knights.sample(7, 6, closed=True, k=3, seed=1):
+            knights.verify(tour, 7, 6, closed=True)
+    assert knights.sample(4, 5, closed=True, method="join") == []
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: knights.sample(8, 8, closed=True), "closed tours of 8x8 is not reached"),
+        (lambda: knights.sample(7, 8, closed=True, method="join"), "of 7x8 is not reached"),
+        (lambda: knights.sample(6, 8, method="join"), "closed tours only"),
+        (lambda: knights.sample(6, 8, closed=True, method="walk"), "got 'walk'"),
+    ],
+)
+def test_sample_refuses_at_once(call: object, words: str) -> None:
+    assert callable(call)
+    with pytest.raises((TooManyStatesError, knights.KnightsError), match=words):
+        call()
+
+
+def test_cli_samples_through_the_join(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    argv = ["knights", "5", "6", "--closed", "--sample", "2", "--seed", "4", "--method", "join"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    expected = knights.sample(5, 6, closed=True, k=2, seed=4, method="join")
+    assert out == "".join(f"{n}:\n{t}\n" for n, t in enumerate(expected, start=1))
+    assert "2 drawn uniformly from 8 closed tours" in err
+    assert main(["knights", "8", "--closed", "--sample", "3", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "8x8 is not reached" in err
+    assert main(["knights", "5", "6", "--sample", "1", "--method", "join"]) == 2
+    assert "join: closed tours only" in capsys.readouterr().err
