@@ -12,7 +12,7 @@ import pytest
 
 from lazysearch import _native, compiled, knights
 from lazysearch.knights.counting import TooManyStatesError, TourSampler
-from lazysearch.knights.joinsample import JoinSampler
+from lazysearch.knights.joinsample import JoinSampler, PartsSampler
 
 from .test_knights_sample import CRITICAL_0001, _chi2, _chi2_sf, _cycle
 
@@ -223,3 +223,79 @@ def test_cli_samples_through_the_join(capsys: pytest.CaptureFixture[str]) -> Non
     assert out == "" and err.count("\n") == 1 and "8x8 is not reached" in err
     assert main(["knights", "5", "6", "--sample", "1", "--method", "join"]) == 2
     assert "join: closed tours only" in capsys.readouterr().err
+
+
+# -- the packed join, one part at a time (PartsSampler) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "count"),
+    [(5, 6, 8), (6, 5, 8), (3, 10, 16), (3, 12, 176), (5, 8, 44202), (4, 6, 0), (6, 6, 9862)],
+)
+def test_parts_count_and_draw_closed_tours(rows: int, cols: int, count: int) -> None:
+    if rows * cols > 30 and not compiled():
+        pytest.skip("seconds as plain Python")
+    sampler = PartsSampler(rows, cols, start=(1, 2))
+    assert sampler.count == count
+    if count:
+        for tour in sampler.draw_many(5, random.Random(count)):
+            knights.verify(tour, rows, cols, closed=True, start=(1, 2))
+        assert sum(sampler.parts[(d,)] for d in range(3)) == count
+    else:
+        with pytest.raises(LookupError, match="no closed tour"):
+            sampler.draw(random.Random(1))
+
+
+@pytest.mark.parametrize(("rows", "cols", "cells"), [(5, 6, 8), (6, 5, 8), (3, 10, 16)])
+def test_parts_draws_are_uniform_by_a_chi_square_test(rows: int, cols: int, cells: int) -> None:
+    """Boards whose left frontiers are folded with their mirror images: the tours drawn
+    through an image are turned over, each cycle still as likely as any other."""
+    draws = 100 * cells
+    found = PartsSampler(rows, cols).draw_many(draws, random.Random(2024))
+    tours = [knights.Tour(t, rows, cols) for t in found]
+    for tour in tours:
+        knights.verify(tour, rows, cols, closed=True)
+    counts = Counter(_cycle(t) for t in tours)
+    assert len(counts) == cells
+    assert _chi2(counts, cells, draws) < CRITICAL_0001[cells - 1]
+    directions = Counter(tuple(t) for t in tours)
+    assert len(directions) == 2 * cells
+    assert _chi2(directions, 2 * cells, draws) < CRITICAL_0001[2 * cells - 1]
+
+
+def test_parts_draw_every_tour_when_enough_are() -> None:
+    if not compiled():
+        pytest.skip("seconds as plain Python")
+    found = PartsSampler(3, 12).draw_many(3000, random.Random(9))
+    every = {tuple(t) for t in knights.tours(3, 12, start=(0, 0), closed=True)}
+    assert {tuple(t) for t in found} == every
+
+
+@pytest.mark.skipif(not compiled(), reason="seconds as plain Python")
+def test_parts_6x6_draws_follow_the_listed_tours() -> None:
+    square = (2, 2)
+    exact = Counter(
+        _neighbour_pair(list(t), square) for t in knights.tours(6, 6, start=(0, 0), closed=True)
+    )
+    draws = 800
+    found = PartsSampler(6, 6).draw_many(draws, random.Random(18))
+    seen = Counter(_neighbour_pair(t, square) for t in found)
+    assert set(seen) <= set(exact)
+    total = sum(exact.values())
+    rare = {c for c, n in exact.items() if draws * n / total < 5}  # merged into one
+    cells = [([c], n) for c, n in exact.items() if c not in rare]
+    cells.append((sorted(rare), sum(exact[c] for c in rare)))
+    stat = 0.0
+    for group, n in cells:
+        expected = draws * n / total
+        stat += (sum(seen[c] for c in group) - expected) ** 2 / expected
+    assert _chi2_sf(stat, len(cells) - 1) > 0.001
+
+
+def test_parts_the_same_seed_gives_the_same_tours_compiled_or_not() -> None:
+    tours = PartsSampler(6, 5, start=(1, 1)).draw_many(3, random.Random(7))
+    assert [knights.Tour(t, 6, 5).numbers()[0] for t in tours] == [
+        [11, 14, 21, 2, 9],
+        [21, 18, 11, 2, 23],
+        [21, 14, 11, 30, 23],
+    ]

@@ -255,6 +255,10 @@ class JoinSampler:
             pick -= count
         raise RuntimeError("the frontiers' counts do not add up")  # pragma: no cover
 
+    def _level(self, i: int) -> dict[int, int]:
+        """The program's table before square ``i``."""
+        return self._levels[i]
+
     def _walk_half(
         self, keys: list[int], top: int, rng: random.Random
     ) -> list[list[tuple[int, int]]]:
@@ -267,7 +271,7 @@ class JoinSampler:
         edges: list[list[tuple[int, int]]] = [[] for _ in keys]
         current = list(keys)
         for i in range(top - 1, -1, -1):
-            before = self._levels[i]
+            before = self._level(i)
             targets = sorted(set(current))
             place = {q: t for t, q in enumerate(targets)}
             after = {q: 1 << (_DIGIT * t) for t, q in enumerate(targets)}
@@ -277,6 +281,7 @@ class JoinSampler:
                 for a, b, later in counter.successors(i, key):
                     if later in place:
                         found[place[later]].append((key, a, b, before[key]))
+            del before, hits
             for j, q in enumerate(current):
                 key, a, b = self._choose(found[place[q]], rng, f"square {i}")
                 for x in (a, b):
@@ -306,3 +311,267 @@ class JoinSampler:
         if len(path) != total:  # pragma: no cover - by construction
             raise RuntimeError(f"the edges drawn make a cycle of {len(path)} squares")
         return [_from_sweep(rows, cols, j) for j in path]
+
+
+def _decode(key: int, squares: int) -> bytes:
+    """A packed transfer state (:class:`~lazysearch.knights._join.Packed`'s key, words
+    low first as one integer: square ``t`` at bits ``5 * (t % 12)`` of word
+    ``t // 12``) as :meth:`Transfer.step`'s ``bytes``."""
+    return bytes((key >> (64 * (t // 12) + 5 * (t % 12))) & 31 for t in range(squares))
+
+
+def _program_key(seen: bytes, w: int) -> int:
+    """The program's frontier (``w = 2k + 1`` positions, 4 bits each, no ends: a closed
+    tour's) that :func:`~lazysearch.knights._join.boundary` reads as ``seen``: its first
+    position settled (``FULL``), then the boundary, labels from 3 in order of appearance
+    (``seen``'s are from :data:`_FIRST` in that order)."""
+    values = [_FULL] + [v if v < _FIRST else v - _FIRST + 3 for v in seen]
+    key = 0
+    for p, v in enumerate(values[:w]):
+        key |= v << (4 * p if p < 15 else 64 + 4 * (p - 15))
+    return key
+
+
+def _turned(seen: bytes, k: int) -> bytes:
+    """A boundary state of two columns with the rows turned over, relabelled."""
+    join = _native.load("lazysearch.knights._join")
+    values = [seen[(q // k) * k + (k - 1 - q % k)] for q in range(len(seen))]
+    return bytes(join.renumber(values))
+
+
+class PartsSampler(JoinSampler):
+    """Closed tours drawn through the packed, folded join, one part at a time.
+
+    >>> sampler = PartsSampler(5, 6)
+    >>> sampler.count
+    8
+    >>> PartsSampler(6, 6).draw(random.Random(1))[:3]
+    [(0, 0), (1, 2), (0, 4)]
+
+    Where :class:`JoinSampler` keeps every step's table of the whole transfer, this one
+    keeps none of it: a tour's crossing degrees (none, one or two edges on each right
+    boundary square) are chosen one square at a time, each in proportion to the count
+    of the tours that take it after those chosen so far (the join's parts,
+    :func:`~lazysearch.knights._join._transfer_part_or_stop`, counted in the compiled
+    core and remembered for the next draw); the transfer is then redone for those
+    degrees alone, its tables kept, and walked back as :class:`JoinSampler` does.  The
+    left table is folded (one of each frontier and its mirror image, with both counts):
+    the left half's edges are drawn from either, and when they reach the image, the
+    crossing and right edges drawn are turned over with it (the halves and the cut are
+    symmetric), so each tour is still drawn with probability ``1 / count``.  The
+    program's tables of the longer half are kept in the compiled core's tables.
+
+    Notes
+    -----
+    The counts cost about one count of the board for the first square's three parts,
+    then less and less (8x8: the count is 1,042 s of CPU); what is kept is the halves'
+    tables, the left and right boundary tables and one part's tables.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        *,
+        start: Square | None = None,
+        max_states: int | None = None,
+    ) -> None:
+        k, n = min(rows, cols), max(rows, cols)
+        if k < 3 or n < 4:
+            raise ValueError(f"PartsSampler() needs a board at least 3x4, not {rows}x{cols}")
+        _check_width(rows, cols, "sampling through the join the tours of")
+        self._limit = limit = default_max_states() if max_states is None else max_states
+        began = time.perf_counter()
+        self.rows, self.cols, self.start = rows, cols, start
+        self.k, self.n = k, n
+        self.c = c = n // 2
+        join = _native.load("lazysearch.knights._join")
+        program = _native.load("lazysearch.knights._count")
+        self._join = join
+        self._counter = counter = program.FrontierCounter(k, n, -1, True)
+        self.kept = 0
+        table: dict[int, int] = counter.initial()
+        levels: list[Any] = [table]
+        fast = program.COMPILED and 2 * k + 1 <= 29
+        kw = 1 if 2 * k + 1 <= 15 else 2
+        src: Any = table
+        if fast:
+            src = program.Table(limit, kw=kw)
+            src.load(table)
+        for i in range((n - c) * k):
+            if fast:
+                dst = program.Table(limit, kw=kw)
+                status = program.STATUS[counter.step_fast(i, src, dst)]
+                if status != "ok":
+                    raise TooManyStatesError(
+                        f"sampling the closed tours of {rows}x{cols} through the join: "
+                        f"square {i + 1} of the halves went {status} (max_states={limit:,})"
+                    )
+                src = dst
+                self._keep(dst.used, limit, f"square {i + 1} of the halves")
+            else:
+                src = counter.step(i, src)
+                self._keep(len(src), limit, f"square {i + 1} of the halves")
+            levels.append(src)
+        self._levels = levels
+        transfer = join.Transfer(k, c)
+        need_full = [x for x in range(2 * k) if transfer.degrees[x] == 0]
+        self._w = join.words_for(4 * k)
+        left = join.boundary_packed(self._level(c * k), k, c, 4 * k, False, need_full, limit, True)
+        right = join.boundary_packed(self._level((n - c) * k), k, n - c, 2 * k, True, [], limit)
+        if left is None or right is None:
+            raise TooManyStatesError(
+                f"sampling the closed tours of {rows}x{cols} in parts: counts past 2**64"
+            )
+        self._keep(left.used + right.used, limit, "the boundary tables")
+        self._right_packed = right
+        self._transfer = transfer
+        joiner = join.Joiner(right, 2 * k)
+        self._shared = {
+            "transfer": transfer,
+            "joiner": joiner,
+            "trie": join.trie_of(joiner.patterns(), 2 * k),
+            "left": left,
+            "limit": limit,
+            "split": 0,
+            "tick": None,
+        }
+        #: The count of the tours by the crossing degrees of the first right squares.
+        self.parts: dict[tuple[int, ...], int] = {}
+        self.count = sum(self._part((d,)) for d in range(3))
+        self.seconds = time.perf_counter() - began
+
+    def _level(self, i: int) -> dict[int, int]:
+        level = self._levels[i]
+        return level if isinstance(level, dict) else level.items()
+
+    def _part(self, prefix: tuple[int, ...]) -> int:
+        """The tours whose first right squares took the crossing degrees ``prefix``."""
+        found = self.parts.get(prefix)
+        if found is None:
+            join = self._join
+            if not join._in_trie(self._shared["trie"], prefix):
+                found = 0
+            else:
+                join._SHARED.update(self._shared)
+                try:
+                    found = join._transfer_part_or_stop(prefix)[0]
+                except join._Stop as stop:
+                    raise TooManyStatesError(
+                        f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
+                        f"table went {stop.why} at crossing square {stop.square + 1}"
+                    ) from None
+                finally:
+                    join._SHARED.clear()
+            self.parts[prefix] = found
+        return found
+
+    def draw_many(self, k: int, rng: random.Random) -> list[list[Square]]:
+        if self.count == 0:
+            raise LookupError(f"the {self.rows}x{self.cols} board has no closed tour to draw")
+        return self._halves([self._draw_one(rng) for _ in range(k)], rng)
+
+    def _draw_one(self, rng: random.Random) -> tuple[list[tuple[int, int]], bytes, bytes]:
+        """A tour's crossing edges (sweep indices), its folded left boundary frontier
+        and its right one (:func:`~lazysearch.knights._join.mirrored` order)."""
+        kk, c = self.k, self.c
+        k2 = 2 * kk
+        join = self._join
+        # 1. The crossing degrees, square by square, by the counts of the parts.
+        prefix: tuple[int, ...] = ()
+        for _ in range(k2):
+            weights = [self._part((*prefix, d)) for d in range(3)]
+            pick = rng.randrange(sum(weights))
+            d = 0
+            while pick >= weights[d]:
+                pick -= weights[d]
+                d += 1
+            prefix = (*prefix, d)
+        # 2. That part's transfer again, every step's table kept (as dicts of states).
+        transfer = self._transfer
+        trie = self._shared["trie"]
+        table = self._shared["left"]
+        steps: list[dict[bytes, int]] = []
+        for s, d in enumerate(prefix):
+            steps.append({_decode(x, 4 * kk): y for x, y in table.items().items()})
+            out = join.Packed(self._w, self._limit)
+            join._step(transfer, s, table, [out if d == e else None for e in range(3)], trie)
+            table = out
+        final = {_decode(x, 4 * kk): y for x, y in table.items().items()}
+        # The right frontiers of the degrees chosen, and the pairs of the join.
+        code = sum((0 if d == 0 else 1 if d == 1 else 2) << (2 * t) for t, d in enumerate(prefix))
+        rights: dict[bytes, int] = {}
+        for x, y in self._right_packed.items().items():
+            seen = _decode(x, k2)
+            need = sum(
+                (_FULL if v == _FREE else _FREE if v == _FULL else _FIRST) << (2 * t)
+                for t, v in enumerate(seen)
+            )
+            if need == code:
+                rights[seen] = y
+        pairs: list[tuple[bytes, bytes, int]] = []
+        for key in sorted(final):
+            seen = key[k2:]
+            ends, mine = join.partners(seen)
+            if not ends:
+                continue
+            for other in sorted(rights):
+                if join.one_cycle(ends, mine, join.partners(other)[1]):
+                    pairs.append((key, other, final[key] * rights[other]))
+        pick = rng.randrange(sum(weight for _, _, weight in pairs))
+        at = 0
+        while pick >= pairs[at][2]:
+            pick -= pairs[at][2]
+            at += 1
+        key, other, _ = pairs[at]
+        # 3. The crossing edges, walked back.
+        edges: list[tuple[int, int]] = []
+        for s in range(k2 - 1, -1, -1):
+            before = steps[s]
+            ways = []
+            for x in sorted(before):
+                for xa, xb, after in transfer.successors(s, x):
+                    if after == key:
+                        ways.append((x, xa, xb, before[x]))
+            key, xa, xb = self._choose(ways, rng, f"crossing square {s}")
+            y = (c + s // kk) * kk + s % kk
+            for x in (xa, xb):
+                if x >= 0:
+                    edges.append((y, (c - 2 + x // kk) * kk + x % kk))
+        return edges, key[:k2], other
+
+    def _halves(
+        self, drawn: list[tuple[list[tuple[int, int]], bytes, bytes]], rng: random.Random
+    ) -> list[list[Square]]:
+        """The tours of ``drawn`` (each its crossing edges, left boundary frontier and
+        right one), their halves walked back together.  The left half's edges come from
+        the folded frontier or its image; when from the image, the crossing and right
+        edges are turned over with it."""
+        kk, n, c = self.k, self.n, self.c
+        w = 2 * kk + 1
+        top_left = self._level(c * kk)
+        lefts: list[int] = []
+        turns: list[bool] = []
+        rights: list[int] = []
+        for _, seen, other in drawn:
+            keys = {_program_key(x, w) for x in (seen, _turned(seen, kk))}
+            left_key = self._pick_key([(x, top_left[x]) for x in keys if x in top_left], rng)
+            lefts.append(left_key)
+            turns.append(left_key != _program_key(seen, w))
+            unmirrored = bytes(self._join.renumber(list(other[kk:]) + list(other[:kk])))
+            rights.append(_program_key(unmirrored, w))
+        del top_left
+        tours = []
+        halves = self._walk_half(lefts, c * kk, rng)
+        mirrored = self._walk_half(rights, (n - c) * kk, rng)
+        for (edges, _, _), half, image, turn in zip(drawn, halves, mirrored, turns, strict=True):
+            rest = edges + [
+                ((n - 1 - a // kk) * kk + a % kk, (n - 1 - b // kk) * kk + b % kk) for a, b in image
+            ]
+            if turn:
+                rest = [
+                    ((a // kk) * kk + kk - 1 - a % kk, (b // kk) * kk + kk - 1 - b % kk)
+                    for a, b in rest
+                ]
+            tours.append(self._tour(half + rest, rng))
+        return tours
