@@ -413,12 +413,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     knights.add_argument(
         "--method",
-        choices=("auto", "dp", "enumerate", "join"),
+        choices=("auto", "dp", "enumerate", "join", "parts"),
         help="with --count: 'dp' counts by dynamic programming over the board's "
         "cross-sections (one process, no tour built), 'join' (closed tours) runs it on "
         "the two halves and joins them across the middle, 'enumerate' walks every tour, "
         "'auto' (default) picks the faster for the board; with --sample, 'dp' draws "
-        "from the program's tables, 'join' (closed tours) through the join",
+        "from the program's tables, 'join' (closed tours) through the join, 'parts' "
+        "(closed tours) through the join one part at a time (7 or more across)",
     )
     knights.add_argument(
         "--sample",
@@ -685,10 +686,14 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         lambda a: (
             a.command == "knights"
             and _given(a, "sample")
-            and a.method in ("enumerate", "join")
+            and a.method in ("enumerate", "join", "parts")
             and (a.method == "enumerate" or not a.closed)
         ),
-        "--sample draws with --method auto, dp or join (join: closed tours only)",
+        "--sample draws with --method auto, dp, join or parts (join and parts: closed tours only)",
+    ),
+    (
+        lambda a: a.command == "knights" and a.method == "parts" and not _given(a, "sample"),
+        "--method parts draws tours: give --sample K",
     ),
     (
         lambda a: (

@@ -184,6 +184,8 @@ def test_sample_takes_the_join_where_it_was_measured_faster() -> None:
     assert solver._sample_method(6, 6, True, "auto") == "dp"
     assert solver._sample_method(6, 7, False, "auto") == "dp"
     assert solver._sample_method(6, 7, True, "dp") == "dp"
+    assert solver._sample_method(8, 8, True, "auto") == "parts"
+    assert solver._sample_method(7, 8, True, "parts") == "parts"
     tours = knights.sample(5, 6, closed=True, k=4, seed=11, method="join")
     assert tours == [
         knights.Tour(t, 5, 6) for t in JoinSampler(5, 6).draw_many(4, random.Random(11))
@@ -197,8 +199,9 @@ def test_sample_takes_the_join_where_it_was_measured_faster() -> None:
 @pytest.mark.parametrize(
     ("call", "words"),
     [
-        (lambda: knights.sample(8, 8, closed=True), "closed tours of 8x8 is not reached"),
-        (lambda: knights.sample(7, 8, closed=True, method="join"), "of 7x8 is not reached"),
+        (lambda: knights.sample(8, 8, closed=True, method="join"), "8x8 with method='join'"),
+        (lambda: knights.sample(7, 8, closed=True, method="join"), "7x8 with method='join'"),
+        (lambda: knights.sample(7, 8, method="parts"), "closed tours only"),
         (lambda: knights.sample(6, 8, method="join"), "closed tours only"),
         (lambda: knights.sample(6, 8, closed=True, method="walk"), "got 'walk'"),
     ],
@@ -218,11 +221,18 @@ def test_cli_samples_through_the_join(capsys: pytest.CaptureFixture[str]) -> Non
     expected = knights.sample(5, 6, closed=True, k=2, seed=4, method="join")
     assert out == "".join(f"{n}:\n{t}\n" for n, t in enumerate(expected, start=1))
     assert "2 drawn uniformly from 8 closed tours" in err
-    assert main(["knights", "8", "--closed", "--sample", "3", "--seed", "1"]) == 2
+    assert main(["knights", "8", "--closed", "--sample", "3", "--method", "join"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "8x8 is not reached" in err
+    assert out == "" and err.count("\n") == 1 and "8x8 with method='join'" in err
+    argv = ["knights", "6", "5", "--closed", "--sample", "2", "--seed", "4", "--method", "parts"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    expected = knights.sample(6, 5, closed=True, k=2, seed=4, method="parts")
+    assert out == "".join(f"{n}:\n{t}\n" for n, t in enumerate(expected, start=1))
+    assert main(["knights", "6", "5", "--closed", "--count", "--method", "parts"]) == 2
+    assert "--method parts draws tours" in capsys.readouterr().err
     assert main(["knights", "5", "6", "--sample", "1", "--method", "join"]) == 2
-    assert "join: closed tours only" in capsys.readouterr().err
+    assert "join and parts: closed tours only" in capsys.readouterr().err
 
 
 # -- the packed join, one part at a time (PartsSampler) -----------------------------------

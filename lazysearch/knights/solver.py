@@ -724,8 +724,11 @@ def sample(
         ``"dp"``: the counting program's tables of the whole board
         (:class:`lazysearch.knights.counting.TourSampler`); ``"join"`` (closed tours
         only): the join of two halves (:class:`lazysearch.knights.joinsample.JoinSampler`);
-        ``"auto"`` (default): the join for closed tours 5 or 6 across from 42 squares
-        on, where it was measured faster, the program elsewhere.
+        ``"parts"`` (closed tours only): the packed join one part at a time
+        (:class:`lazysearch.knights.joinsample.PartsSampler`: it keeps one part's
+        tables, so it reaches 7x8); ``"auto"`` (default): the join for closed tours 5
+        or 6 across from 42 squares on, where it was measured faster, the parts 7 or
+        more across, the program elsewhere.
 
     Raises
     ------
@@ -735,9 +738,8 @@ def sample(
         for open tours).
     TooManyStatesError
         If the tables would pass ``max_states`` frontiers, or at once for closed tours
-        7 or more across by ``"auto"`` or ``"join"``: both keep every table in Python
-        dicts, and there they outgrow the machine (8x8: 7.9 million frontiers at the
-        cut, 2 billion states in the transfer).
+        7 or more across by ``"join"``: it keeps every table of the transfer in Python
+        dicts, and there they outgrow the machine (8x8: 2 billion states).
 
     Notes
     -----
@@ -745,7 +747,9 @@ def sample(
     (6x6 closed: 0.14 s; 6x8 closed: about 10 s of CPU and 0.3 GB), then each tour
     takes ``O(rows * cols)`` steps.  The join runs the program over the longer half
     and the transfer once, keeping every step's table (6x8 closed: 2.5 s, 0.33 GB),
-    then scans each table once more for all ``k`` tours together (2.6 s).
+    then scans each table once more for all ``k`` tours together (2.6 s).  The parts
+    count the board's parts once (7x8 closed: 50 s of CPU), then count the parts
+    under the one chosen for each tour (7x8: 17 to 71 s of CPU a tour).
     """
     rows, cols = _board(rows, cols)
     if start is not None:
@@ -770,13 +774,16 @@ def _sample_method(rows: int, cols: int, closed: bool, method: str) -> str:
     ``"auto"``, chosen).  Measured (compiled, CPU, one loaded run, building and ten
     tours): the join 0.14 s against the program's 0.14 s on 6x6 closed, 0.34 s against
     0.45 s on 5x10, 0.64 s against 1.83 s on 6x7, 5.2 s against 9.8 s on 6x8."""
-    if method not in ("auto", "dp", "join"):
-        raise KnightsError(f"method must be 'auto', 'dp' or 'join', got {method!r}")
-    if method == "join" and not closed:
-        raise KnightsError("method='join' draws closed tours only: give closed=True")
+    if method not in ("auto", "dp", "join", "parts"):
+        raise KnightsError(f"method must be 'auto', 'dp', 'join' or 'parts', got {method!r}")
+    if method in ("join", "parts") and not closed:
+        raise KnightsError(f"method={method!r} draws closed tours only: give closed=True")
     k, n = sorted((rows, cols))
     if method == "auto":
-        method = "join" if closed and k >= 5 and k * n >= 42 else "dp"
+        if closed and k >= 7:
+            method = "parts"
+        else:
+            method = "join" if closed and k >= 5 and k * n >= 42 else "dp"
     if closed and method == "join" and k >= 7 and k * n % 2 == 0:
         raise _too_wide_to_sample(rows, cols)
     return method
@@ -786,10 +793,10 @@ def _too_wide_to_sample(rows: int, cols: int) -> LazysearchError:
     from .counting import TooManyStatesError
 
     return TooManyStatesError(
-        f"sampling the closed tours of {rows}x{cols} is not reached: the join's sampler "
-        "keeps every table in Python dicts, which 7 or more squares across outgrow the "
-        "machine (8x8: 7.9 million frontiers at the cut, 2 billion states in the "
-        "transfer); method='dp' keeps more still"
+        f"sampling the closed tours of {rows}x{cols} with method='join' is not reached: "
+        "it keeps every table of the transfer in Python dicts, which 7 or more squares "
+        "across outgrow the machine (8x8: 2 billion states); method='parts' keeps one "
+        "part's"
     )
 
 
@@ -802,10 +809,12 @@ def _sampler(
     max_states: int | None,
 ) -> Any:
     """The sampler :func:`sample` draws with (``count``, and tours by :func:`_draw`)."""
-    if _sample_method(rows, cols, closed, method) == "join":
-        from .joinsample import JoinSampler
+    chosen = _sample_method(rows, cols, closed, method)
+    if chosen in ("join", "parts"):
+        from .joinsample import JoinSampler, PartsSampler
 
-        return JoinSampler(rows, cols, start=start, max_states=max_states)
+        make = JoinSampler if chosen == "join" else PartsSampler
+        return make(rows, cols, start=start, max_states=max_states)
     from .counting import TourSampler
 
     return TourSampler(rows, cols, start=start, closed=closed, max_states=max_states)
