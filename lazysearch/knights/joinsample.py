@@ -95,7 +95,7 @@ class JoinSampler:
         k, n = min(rows, cols), max(rows, cols)
         if k < 3 or n < 4:
             raise ValueError(f"JoinSampler() needs a board at least 3x4, not {rows}x{cols}")
-        _check_width(rows, cols, "sampling through the join the tours of")
+        _check_width(rows, cols, "sampling the tours of")
         limit = default_max_states() if max_states is None else max_states
         began = time.perf_counter()
         self.rows, self.cols, self.start = rows, cols, start
@@ -360,6 +360,8 @@ class PartsSampler(JoinSampler):
     crossing and right edges drawn are turned over with it (the halves and the cut are
     symmetric), so each tour is still drawn with probability ``1 / count``.  The
     program's tables of the longer half are kept in the compiled core's tables.
+    ``tick(where)``, if given, is called after each square of the halves and each part
+    counted, ``where`` saying which in words.
 
     Notes
     -----
@@ -375,11 +377,13 @@ class PartsSampler(JoinSampler):
         *,
         start: Square | None = None,
         max_states: int | None = None,
+        tick: Any = None,
     ) -> None:
+        self._tick = tick
         k, n = min(rows, cols), max(rows, cols)
         if k < 3 or n < 4:
             raise ValueError(f"PartsSampler() needs a board at least 3x4, not {rows}x{cols}")
-        _check_width(rows, cols, "sampling through the join the tours of")
+        _check_width(rows, cols, "sampling the tours of")
         self._limit = limit = default_max_states() if max_states is None else max_states
         began = time.perf_counter()
         self.rows, self.cols, self.start = rows, cols, start
@@ -413,6 +417,8 @@ class PartsSampler(JoinSampler):
                 src = counter.step(i, src)
                 self._keep(len(src), limit, f"square {i + 1} of the halves")
             levels.append(src)
+            if tick is not None:
+                tick(f"square {i + 1} of {(n - c) * k} of the halves")
         self._levels = levels
         transfer = join.Transfer(k, c)
         need_full = [x for x in range(2 * k) if transfer.degrees[x] == 0]
@@ -424,6 +430,8 @@ class PartsSampler(JoinSampler):
                 f"sampling the closed tours of {rows}x{cols} in parts: counts past 2**64"
             )
         self._keep(left.used + right.used, limit, "the boundary tables")
+        if tick is not None:
+            tick(f"the boundary tables: {left.used:,} left (folded), {right.used:,} right")
         self._right_packed = right
         self._transfer = transfer
         joiner = join.Joiner(right, 2 * k)
@@ -464,6 +472,8 @@ class PartsSampler(JoinSampler):
                 finally:
                     join._SHARED.clear()
             self.parts[prefix] = found
+            if self._tick is not None:
+                self._tick(f"part {prefix} counted: {found:,} tours")
         return found
 
     def draw_many(self, k: int, rng: random.Random) -> list[list[Square]]:
