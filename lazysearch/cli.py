@@ -674,13 +674,12 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
                     "directed",
                     "checkpoint",
                     "resume",
-                    "progress",
                 )
             )
         ),
         "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
-        "--workers, --scheduler, --estimate, --one, --directed, --checkpoint, "
-        "--resume and --progress",
+        "--workers, --scheduler, --estimate, --one, --directed, --checkpoint "
+        "and --resume",
     ),
     (
         lambda a: (
@@ -1982,14 +1981,45 @@ def _sample_tours(
     show: Callable[[int, Any], str],
     started: float,
 ) -> int:
-    """``--sample K``: K tours drawn uniformly at random (with ``--seed``)."""
+    """``--sample K``: K tours drawn uniformly at random (with ``--seed``); through the
+    join in parts, ``--progress`` shows a bar of the squares and parts counted."""
+    import random
+
     from .knights import solver as kt
 
     what = "closed tours, each cycle once" if args.closed else "directed tours"
     method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
+    if args.progress and method != "parts":
+        raise CliError(
+            "--progress: sampling shows a bar through the join in parts only "
+            "(--method parts; auto from 7 across)"
+        )
     reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
     sampler = None
-    if reason is None:
+    bar: Any = None
+    if reason is None and method == "parts":
+        from tqdm import tqdm
+
+        from .knights.joinsample import PartsSampler
+
+        show_bar = sys.stderr.isatty() if args.progress is None else args.progress
+        if show_bar:
+            # The parts to count are not known in advance: a bar of what is done.
+            bar = tqdm(unit=" steps", file=sys.stderr, dynamic_ncols=True)
+
+        def tick(where: str) -> None:
+            bar.set_description_str(where, refresh=False)
+            bar.update(1)
+
+        try:
+            sampler = PartsSampler(
+                rows, cols, start=args.start, tick=tick if bar is not None else None
+            )
+            drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+        finally:
+            if bar is not None:
+                bar.close()
+    elif reason is None:
         sampler = kt._sampler(rows, cols, args.start, args.closed, method, None)
     if sampler is None or sampler.count == 0:
         kind = "closed" if args.closed else "open"
@@ -2000,10 +2030,8 @@ def _sample_tours(
             file=sys.stderr,
         )
         return EXIT_NO_SOLUTION
-    import random
-
-    rng = random.Random(args.seed)
-    drawn = kt._draw(sampler, args.sample, rng)
+    if method != "parts":
+        drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
     for n, tour in enumerate(drawn, start=1):
         out.write(show(n, kt.Tour(tour, rows, cols)))
         out.flush()

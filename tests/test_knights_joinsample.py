@@ -309,3 +309,18 @@ def test_parts_the_same_seed_gives_the_same_tours_compiled_or_not() -> None:
         [21, 18, 11, 2, 23],
         [21, 14, 11, 30, 23],
     ]
+
+
+def test_cli_shows_the_parts_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    from lazysearch.cli import main
+
+    argv = ["knights", "6", "5", "--closed", "--sample", "2", "--seed", "8", "--method", "parts"]
+    assert main([*argv, "-q"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == ""
+    assert main([*argv, "--progress"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == quiet.out
+    assert "counted: " in shown.err and " steps" in shown.err
+    assert main(["knights", "6", "5", "--closed", "--sample", "1", "--progress"]) == 2
+    assert "a bar through the join in parts only" in capsys.readouterr().err
