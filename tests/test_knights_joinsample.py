@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -324,3 +325,22 @@ def test_cli_shows_the_parts_counted(capsys: pytest.CaptureFixture[str]) -> None
     assert "counted: " in shown.err and " steps" in shown.err
     assert main(["knights", "6", "5", "--closed", "--sample", "1", "--progress"]) == 2
     assert "a bar through the join in parts only" in capsys.readouterr().err
+
+
+def test_parts_read_from_a_join_checkpoint(tmp_path: Path) -> None:
+    """A finished count's checkpoint gives the parts' counts: nothing under them is
+    counted again, and the same seed draws the same tours as counting them afresh."""
+    from lazysearch.errors import CheckpointError
+    from lazysearch.knights import joinrun
+
+    path = tmp_path / "join.json"
+    assert joinrun.count_joined(6, 6, checkpoint=path).count == 9862
+    told: list[str] = []
+    read = PartsSampler(6, 6, parts=path, tick=told.append)
+    fresh = PartsSampler(6, 6)
+    assert read.count == fresh.count == 9862
+    assert not any("counted" in where for where in told)
+    assert all(read.parts[p] == fresh.parts[p] for p in fresh.parts)
+    assert read.draw_many(3, random.Random(4)) == fresh.draw_many(3, random.Random(4))
+    with pytest.raises(CheckpointError, match="not of 6x8"):
+        PartsSampler(8, 6, parts=path)

@@ -33,6 +33,7 @@ longer half, and every step's table of the transfer.  That is the cost, in memor
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
@@ -361,7 +362,11 @@ class PartsSampler(JoinSampler):
     symmetric), so each tour is still drawn with probability ``1 / count``.  The
     program's tables of the longer half are kept in the compiled core's tables.
     ``tick(where)``, if given, is called after each square of the halves and each part
-    counted, ``where`` saying which in words.
+    counted, ``where`` saying which in words.  ``parts`` names a checkpoint of the
+    join's count of this board (:mod:`lazysearch.knights.joinrun`: its parts by the
+    degrees of the first three right squares, the same folded counts): the parts it
+    records are not counted again (8x8's take 1,042 s of CPU), those it lacks are;
+    :class:`~lazysearch.errors.CheckpointError` if it is not one of this board.
 
     Notes
     -----
@@ -378,6 +383,7 @@ class PartsSampler(JoinSampler):
         start: Square | None = None,
         max_states: int | None = None,
         tick: Any = None,
+        parts: str | os.PathLike[str] | None = None,
     ) -> None:
         self._tick = tick
         k, n = min(rows, cols), max(rows, cols)
@@ -446,6 +452,13 @@ class PartsSampler(JoinSampler):
         }
         #: The count of the tours by the crossing degrees of the first right squares.
         self.parts: dict[tuple[int, ...], int] = {}
+        self._seeded = 0
+        if parts is not None:
+            from .joinrun import read_parts
+
+            for prefix, (found, _, _) in read_parts(os.fspath(parts), k, n).items():
+                self.parts[prefix] = found
+                self._seeded = max(self._seeded, len(prefix))
         self.count = sum(self._part((d,)) for d in range(3))
         self.seconds = time.perf_counter() - began
 
@@ -460,6 +473,8 @@ class PartsSampler(JoinSampler):
             join = self._join
             if not join._in_trie(self._shared["trie"], prefix):
                 found = 0
+            elif len(prefix) < self._seeded:  # the sum of the parts read under it
+                found = sum(self._part((*prefix, d)) for d in range(3))
             else:
                 join._SHARED.update(self._shared)
                 try:
@@ -471,9 +486,9 @@ class PartsSampler(JoinSampler):
                     ) from None
                 finally:
                     join._SHARED.clear()
+                if self._tick is not None:
+                    self._tick(f"part {prefix} counted: {found:,} tours")
             self.parts[prefix] = found
-            if self._tick is not None:
-                self._tick(f"part {prefix} counted: {found:,} tours")
         return found
 
     def draw_many(self, k: int, rng: random.Random) -> list[list[Square]]:
