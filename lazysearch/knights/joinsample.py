@@ -447,11 +447,13 @@ class PartsSampler(JoinSampler):
             "trie": join.trie_of(joiner.patterns(), 2 * k),
             "left": left,
             "limit": limit,
-            "split": 0,
+            "split": k,  # depth first over column c, as join_count counts
             "tick": None,
         }
         #: The count of the tours by the crossing degrees of the first right squares.
         self.parts: dict[tuple[int, ...], int] = {}
+        #: The most states one table of the parts' counts held.
+        self.peak = 0
         self._seeded = 0
         if parts is not None:
             from .joinrun import read_parts
@@ -478,7 +480,8 @@ class PartsSampler(JoinSampler):
             else:
                 join._SHARED.update(self._shared)
                 try:
-                    found = join._transfer_part_or_stop(prefix)[0]
+                    found, _, peak, _ = join._transfer_part_or_stop(prefix)
+                    self.peak = max(self.peak, peak)
                 except join._Stop as stop:
                     raise TooManyStatesError(
                         f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
