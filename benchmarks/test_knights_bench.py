@@ -213,30 +213,59 @@ def test_count_3x500_closed_by_dp(benchmark: Any) -> None:
     assert found == counter.finished and len(str(found)) == 244
 
 
-# Uniformly random tours (knights.sample): the program forward and backward, every
-# square's frontiers kept, then 100 tours drawn; each verified, the seed fixed.
-SAMPLES: dict[str, tuple[int, int, bool]] = {
-    "6x6 closed, 100 tours": (6, 6, True),
-    "5x10 closed, 100 tours": (5, 10, True),
-    "5x6 open, 100 tours": (5, 6, False),
-    "6x8 closed, 100 tours": (6, 8, True),
+# Uniformly random tours (knights.sample), 100 drawn, each verified, the seed fixed: by
+# the program (forward and backward, every square's frontiers kept) and by the join of
+# two halves (the longer half's squares and the transfer's steps kept, then one scan of
+# each for all the tours: knights.joinsample), on 6x8 both ways for the ratio. 6x10
+# closed by the join takes about a minute and a GB on the loaded machine, 7x8 in parts
+# (the packed join, one part at a time) minutes: only with LAZYSEARCH_SLOW_BENCH=1.
+SAMPLES: dict[str, tuple[int, int, bool, str, int]] = {
+    "6x6 closed, 100 tours": (6, 6, True, "dp", 100),
+    "5x10 closed, 100 tours": (5, 10, True, "dp", 100),
+    "5x6 open, 100 tours": (5, 6, False, "dp", 100),
+    "6x8 closed, 100 tours": (6, 8, True, "dp", 100),
+    "6x7 closed by the join, 100 tours": (6, 7, True, "join", 100),
+    "6x8 closed by the join, 100 tours": (6, 8, True, "join", 100),
+    "6x8 closed by the join in parts, 10 tours": (6, 8, True, "parts", 10),
+    "6x10 closed by the join, 100 tours": (6, 10, True, "join", 100),
+    "7x8 closed by the join in parts, 3 tours": (7, 8, True, "parts", 3),
+}
+SLOW_SAMPLES = {
+    "6x10 closed by the join, 100 tours",
+    "7x8 closed by the join in parts, 3 tours",
 }
 
 
-@pytest.mark.parametrize("name", list(SAMPLES))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.skipif(
+                name in SLOW_SAMPLES and not os.environ.get("LAZYSEARCH_SLOW_BENCH"),
+                reason="a minute: set LAZYSEARCH_SLOW_BENCH=1",
+            ),
+        )
+        for name in SAMPLES
+    ],
+)
 def test_uniform_random_tours(benchmark: Any, name: str) -> None:
-    rows, cols, closed = SAMPLES[name]
+    import resource
+
+    rows, cols, closed, method, k = SAMPLES[name]
     benchmark.group = "knights: uniform random tours"
     tours = benchmark.pedantic(
         knights.sample,
         args=(rows, cols),
-        kwargs={"closed": closed, "k": 100, "seed": 1},
+        kwargs={"closed": closed, "k": k, "seed": 1, "method": method},
         rounds=1,
         iterations=1,
     )
-    assert len(tours) == 100
+    assert len(tours) == k
     for tour in tours:
         knights.verify(tour, rows, cols, closed=closed)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    benchmark.extra_info["peak resident GB (the process, so far)"] = round(peak, 2)
 
 
 def _count_pure_6x6_closed() -> int:

@@ -413,11 +413,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     knights.add_argument(
         "--method",
-        choices=("auto", "dp", "enumerate", "join"),
+        choices=("auto", "dp", "enumerate", "join", "parts"),
         help="with --count: 'dp' counts by dynamic programming over the board's "
         "cross-sections (one process, no tour built), 'join' (closed tours) runs it on "
         "the two halves and joins them across the middle, 'enumerate' walks every tour, "
-        "'auto' (default) picks the faster for the board",
+        "'auto' (default) picks the faster for the board; with --sample, 'dp' draws "
+        "from the program's tables, 'join' (closed tours) through the join, 'parts' "
+        "(closed tours) through the join one part at a time (7 or more across)",
     )
     knights.add_argument(
         "--sample",
@@ -670,16 +672,27 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
                     "estimate",
                     "one",
                     "directed",
-                    "method",
                     "checkpoint",
                     "resume",
-                    "progress",
                 )
             )
         ),
         "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
-        "--workers, --scheduler, --estimate, --one, --directed, --method, --checkpoint, "
-        "--resume and --progress",
+        "--workers, --scheduler, --estimate, --one, --directed, --checkpoint "
+        "and --resume",
+    ),
+    (
+        lambda a: (
+            a.command == "knights"
+            and _given(a, "sample")
+            and a.method in ("enumerate", "join", "parts")
+            and (a.method == "enumerate" or not a.closed)
+        ),
+        "--sample draws with --method auto, dp, join or parts (join and parts: closed tours only)",
+    ),
+    (
+        lambda a: a.command == "knights" and a.method == "parts" and not _given(a, "sample"),
+        "--method parts draws tours: give --sample K",
     ),
     (
         lambda a: (
@@ -724,7 +737,11 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
         "add --directed to count the tours from --start",
     ),
     (
-        lambda a: _given(a, "method") and not (_given(a, "count") and a.limit is None),
+        lambda a: (
+            _given(a, "method")
+            and not (_given(a, "count") and a.limit is None)
+            and not (a.command == "knights" and _given(a, "sample"))
+        ),
         "--method chooses how --count counts them all: give --count (without --limit)",
     ),
     (
@@ -1956,15 +1973,46 @@ def _sample_tours(
     show: Callable[[int, Any], str],
     started: float,
 ) -> int:
-    """``--sample K``: K tours drawn uniformly at random (with ``--seed``)."""
+    """``--sample K``: K tours drawn uniformly at random (with ``--seed``); through the
+    join in parts, ``--progress`` shows a bar of the squares and parts counted."""
+    import random
+
     from .knights import solver as kt
-    from .knights.counting import TourSampler
 
     what = "closed tours, each cycle once" if args.closed else "directed tours"
+    method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
+    if args.progress and method != "parts":
+        raise CliError(
+            "--progress: sampling shows a bar through the join in parts only "
+            "(--method parts; auto from 7 across)"
+        )
     reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
     sampler = None
-    if reason is None:
-        sampler = TourSampler(rows, cols, start=args.start, closed=args.closed)
+    bar: Any = None
+    if reason is None and method == "parts":
+        from tqdm import tqdm
+
+        from .knights.joinsample import PartsSampler
+
+        show_bar = sys.stderr.isatty() if args.progress is None else args.progress
+        if show_bar:
+            # The parts to count are not known in advance: a bar of what is done.
+            bar = tqdm(unit=" steps", file=sys.stderr, dynamic_ncols=True)
+
+        def tick(where: str) -> None:
+            bar.set_description_str(where, refresh=False)
+            bar.update(1)
+
+        try:
+            sampler = PartsSampler(
+                rows, cols, start=args.start, tick=tick if bar is not None else None
+            )
+            drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+        finally:
+            if bar is not None:
+                bar.close()
+    elif reason is None:
+        sampler = kt._sampler(rows, cols, args.start, args.closed, method, None)
     if sampler is None or sampler.count == 0:
         kind = "closed" if args.closed else "open"
         print(
@@ -1974,11 +2022,10 @@ def _sample_tours(
             file=sys.stderr,
         )
         return EXIT_NO_SOLUTION
-    import random
-
-    rng = random.Random(args.seed)
-    for n in range(1, args.sample + 1):
-        out.write(show(n, kt.Tour(sampler.draw(rng), rows, cols)))
+    if method != "parts":
+        drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+    for n, tour in enumerate(drawn, start=1):
+        out.write(show(n, kt.Tour(tour, rows, cols)))
         out.flush()
     if not args.quiet:
         elapsed = time.perf_counter() - started

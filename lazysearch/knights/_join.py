@@ -395,6 +395,35 @@ class Transfer:
                     out[after] = count if found is None else found + count
         return out
 
+    def successors(self, s: cython.int, key: bytes) -> list[tuple[int, int, bytes]]:
+        """Right boundary square ``s``'s ways from one state ``key`` (:meth:`step`'s, in
+        the same order, without :meth:`restrict`'s filter): for each, ``(xa, xb,
+        after)``, the left boundary squares its crossing edges go to (``-1``: none) and
+        the state after it.  Sampling walks the transfer back with it
+        (:mod:`lazysearch.knights.joinsample`)."""
+        out: list[tuple[int, int, bytes]] = []
+        m: cython.int = self.m
+        t: cython.int
+        a: cython.int
+        b: cython.int
+        xa: cython.int
+        xb: cython.int
+        nfree: cython.int
+        for t in range(m):
+            self.cur[t] = key[t]
+        nfree = 0
+        for t in range(self.nbn[s]):
+            if self.cur[self.nb[4 * s + t]] != FULL:
+                self.free[nfree] = self.nb[4 * s + t]
+                nfree += 1
+        for a in range(-1, nfree):
+            for b in range(a + 1 if a >= 0 else 0, nfree + 1 if a >= 0 else 1):
+                xa = self.free[a] if a >= 0 else -1
+                xb = self.free[b] if a >= 0 and b < nfree else -1
+                if self._advance(s, xa, xb):
+                    out.append((xa, xb, bytes(self.buffer)))
+        return out
+
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
