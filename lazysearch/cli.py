@@ -2008,6 +2008,10 @@ def _sample_tours(
                 rows, cols, start=args.start, tick=tick if bar is not None else None
             )
             drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+        except BaseException:
+            if bar is not None:
+                bar.leave = False  # cleared, so that the one line saying why stands alone
+            raise
         finally:
             if bar is not None:
                 bar.close()

@@ -198,7 +198,7 @@ class Table:
         return (((lo ^ (hi * GOLDEN_HI)) * GOLDEN) & MASK64) >> self.shift
 
     @cython.cfunc
-    @cython.exceptval(check=False)
+    @cython.exceptval(-1)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -246,8 +246,11 @@ class Table:
             return self._grow()
         return OK
 
+    # except -1 (here, in add and in their callers): _allocate runs Python code, where
+    # a Ctrl-C's KeyboardInterrupt may land; a function that cannot pass it on printed
+    # 'Exception ignored' and the count went on.  The statuses are 0 to 3.
     @cython.cfunc
-    @cython.exceptval(check=False)
+    @cython.exceptval(-1)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
@@ -630,7 +633,7 @@ class FrontierCounter:
         return OK
 
     @cython.cfunc
-    @cython.exceptval(check=False)
+    @cython.exceptval(-1)
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
