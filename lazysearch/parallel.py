@@ -804,6 +804,11 @@ def _own_pool(n_workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(n_workers, initializer=_pool_worker, initargs=(os.getpid(), main))
 
 
+#: Seconds a stopped listing pool's manager thread gets to end by itself before the
+#: results' pipe is closed under it (:func:`_stop_pool`).
+STUCK_MANAGER = 10.0
+
+
 def _stop_pool(pool: Executor) -> None:
     """Shut down a listing's own process pool without waiting for the pieces its
     processes are searching (a piece of a sparse tree can take hours): they are
@@ -816,12 +821,25 @@ def _stop_pool(pool: Executor) -> None:
     # first, it is already None: the soak of the signal tests still caught the race in
     # two runs at once.)
     manager = getattr(pool, "_executor_manager_thread", None)
+    # The results' pipe, also forgotten by shutdown().  A worker killed halfway through
+    # writing a result leaves the manager reading the rest of it, and this process holds
+    # the pipe's other end open, so the read waited for ever: the manager outlived its
+    # join, and the exit hook's join of it (no time limit) hung the run at exit (1 soak
+    # run in 22).  With the workers dead, closing this end ends the read.
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()  # (SIGTERM is the caller's handler, inherited: it does nothing)
     for process in processes:
         process.join()
-    if manager is not None:
+    if manager is None:
+        return
+    # Only for a manager that did not end by itself: one that had not yet seen the
+    # shutdown would take the closed pipe for a broken pool and fail the futures this
+    # listing cancelled (CPython 3.11 raises InvalidStateError in its thread then).
+    manager.join(STUCK_MANAGER)
+    if manager.is_alive() and results is not None:
+        results._writer.close()  # (the manager only reads: this end is ours alone)
         manager.join(60)
 
 
