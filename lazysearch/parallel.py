@@ -834,9 +834,10 @@ def _stop_pool(pool: Executor) -> None:
         process.join()
     if manager is None:
         return
-    # Only for a manager that did not end by itself: one that had not yet seen the
-    # shutdown would take the closed pipe for a broken pool and fail the futures this
-    # listing cancelled (CPython 3.11 raises InvalidStateError in its thread then).
+    # Only for a manager that did not end by itself: the pool is then shut down the way
+    # the soaks have run it, through the manager's own cancelling of what has not
+    # started (and it is kept alive meanwhile: a manager that finds it collected
+    # cancels nothing).
     manager.join(STUCK_MANAGER)
     if manager.is_alive() and results is not None:
         results._writer.close()  # (the manager only reads: this end is ours alone)
@@ -1249,11 +1250,17 @@ class Listing:
             search._finish(self.solutions, self.nodes)
             finished = True
         finally:
-            for _, future in pending:
-                future.cancel()
-            if own and finished:
+            if not own:
+                for _, future in pending:
+                    future.cancel()
+            elif finished:
                 pool.shutdown(cancel_futures=True)
-            elif own:  # stopped (Ctrl-C, a limit, an error): not after the pieces under way
+            else:  # stopped (Ctrl-C, a limit, an error): not after the pieces under way
+                # Its own pool's pieces are cancelled by the pool's manager thread, not
+                # here: one cancelled here and still in the pool's table when the manager
+                # took the killed workers for a broken pool (before it saw the shutdown)
+                # made it raise InvalidStateError, a thread's traceback after the run's
+                # one line (2 soak runs in about 40).
                 _stop_pool(pool)
 
 

@@ -355,3 +355,26 @@ def test_a_stopped_pool_leaves_no_manager_thread_behind() -> None:
     assert manager is not None and manager.is_alive()
     parallel._stop_pool(pool)
     assert not manager.is_alive()
+
+
+def test_a_stopped_listing_leaves_its_pools_pieces_for_the_pool_to_cancel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stopped listing does not cancel its own pool's pieces itself: one cancelled
+    there, still in the pool's table when the pool's thread took the killed workers
+    for a broken pool, made that thread raise InvalidStateError (a traceback after a
+    stopped run's one line, 2 soak runs in about 40).  The pool's shutdown cancels
+    them in its own thread instead."""
+    states: list[list[bool]] = []
+    real = parallel._stop_pool
+
+    def stop_pool(pool: Any) -> None:
+        states.append([item.future.cancelled() for item in pool._pending_work_items.values()])
+        real(pool)
+
+    monkeypatch.setattr(parallel, "_stop_pool", stop_pool)
+    listing = iter(Listing(queens(9).search, workers=2))
+    first = next(listing)
+    listing.close()  # type: ignore[attr-defined]
+    assert first == next(iter(queens(9).search))
+    assert len(states) == 1 and states[0] and not any(states[0])
