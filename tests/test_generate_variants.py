@@ -207,6 +207,36 @@ def test_jigsaw_regions_drawn_unique_minimal(box: tuple[int, int], seed: int, na
         assert brute_count(p) == 1
 
 
+@pytest.mark.parametrize(("name", "seed"), [("x", 1), ("jigsaw", 1), ("jigsaw-x", 2)])
+def test_proofs_past_the_tree_bound_go_to_the_sat_search_with_the_variants_units(
+    monkeypatch: pytest.MonkeyPatch, name: str, seed: int
+) -> None:
+    """Without max_nodes, X and jigsaw clues whose tree proof runs past TREE_NODES are
+    settled by the SAT search, asked with the variant's own units (diagonals, regions):
+    sparse 25x25 variants had only the unbounded tree search, which does not end there.
+    With one node a proof, every clue that propagation alone does not settle goes to
+    the SAT search, and the puzzle is the one the tree search alone makes (both answers
+    are exact)."""
+    from lazysearch.puzzles import generate
+
+    alone = sudoku.generate((2, 3), seed=seed, variant=name)
+    asked: list[int] = []
+    real = generate.other_filling
+
+    def other_filling(puzzle: list[int], cell: int, digit: int, units: list[list[int]]) -> object:
+        asked.append(len(units))
+        return real(puzzle, cell, digit, units)
+
+    monkeypatch.setattr(generate, "TREE_NODES", 1)
+    monkeypatch.setattr(generate, "other_filling", other_filling)
+    p = sudoku.generate((2, 3), seed=seed, variant=name)
+    assert str(p) == str(alone) and p.rules_args() == alone.rules_args() and p.minimal
+    # Rows, columns and regions (6 of each), and the two diagonals for X.
+    assert asked and set(asked) == {18 + 2 * ("x" in name)}
+    assert count_cover(p) == 1
+    check_minimal_givens(p)
+
+
 def test_random_regions_are_connected_and_seeded() -> None:
     import random
 

@@ -255,11 +255,44 @@ def generate(
     module = _native.load("lazysearch.puzzles._units")
     engine = module.UnitsEngine(n, cells, units)
     full = fill(engine, n, (br, bc), rng)
+    if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
+        raise SudokuError(f"generate() takes max_nodes >= 1 or None; got {brief(max_nodes)}")
+    puzzle, result, proved = blank_clues(engine, full, units, rng, minimal, symmetric, max_nodes)
+    out = GeneratedSudoku("".join(SYMBOLS[v - 1] if v else "." for v in puzzle))
+    out.box = (br, bc)
+    givens = tuple(tuple(puzzle[r * n : r * n + n]) for r in range(n))
+    out.solution = SolvedGrid([full[r * n : r * n + n] for r in range(n)], (br, bc), givens)
+    out.rating = result
+    out.seed = seed
+    out.variant = variant
+    out.minimal = minimal and proved
+    out.symmetric = symmetric
+    return out
+
+
+def blank_clues(
+    engine: Any,
+    full: list[int],
+    units: Sequence[Sequence[int]],
+    rng: random.Random,
+    minimal: bool,
+    symmetric: bool,
+    max_nodes: int | None,
+) -> tuple[list[int], Rating, bool]:
+    """The givens left of ``full`` once clues are taken away as :func:`generate` takes
+    them (``units`` each unit's cells, as ``engine``, a :mod:`._units` engine of the
+    grid, has them), the puzzle's rating, and whether every clue's proof ended.
+
+    Without ``max_nodes`` each proof gets :data:`TREE_NODES` nodes of the tree search
+    and the SAT search (:func:`.clue_sat.other_filling`) settles the rest, so every
+    clue is decided; with it, the proofs past the bound are tried again
+    (:func:`settle`) and those still undecided stay.
+    """
+    n = len(units[0])
+    cells = len(full)
     # Each cell tries the full grid's digit first: a second filling, when there is one,
     # mostly agrees with the first, so it is found sooner.
     engine.set_rank([int(d != full[c] - 1) for c in range(cells) for d in range(n)])
-    if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
-        raise SudokuError(f"generate() takes max_nodes >= 1 or None; got {brief(max_nodes)}")
     puzzle = list(full)
     undecided: list[tuple[int, ...]] = []
     prover: Callable[[list[int], int, int], bool] | None = None
@@ -286,21 +319,12 @@ def generate(
                 break
     if minimal and undecided:
         undecided = settle(engine, puzzle, full, undecided, max_nodes or 0)
-    proved = not undecided
     # The rating's proof, from scratch: with a bound on the clues' proofs, this one gets
     # RATING_BOUND times it (a 25x25 proof unbounded took minutes).
     bound = RATING_BOUND * max_nodes if max_nodes else RATING_NODES
-    complete = engine.count(puzzle, 2, bound) != module.UNKNOWN
-    out = GeneratedSudoku("".join(SYMBOLS[v - 1] if v else "." for v in puzzle))
-    out.box = (br, bc)
-    givens = tuple(tuple(puzzle[r * n : r * n + n]) for r in range(n))
-    out.solution = SolvedGrid([full[r * n : r * n + n] for r in range(n)], (br, bc), givens)
-    out.rating = rating(engine.nodes, engine.dead_ends, complete)
-    out.seed = seed
-    out.variant = variant
-    out.minimal = minimal and proved
-    out.symmetric = symmetric
-    return out
+    unknown = _native.load("lazysearch.puzzles._units").UNKNOWN
+    complete = engine.count(puzzle, 2, bound) != unknown
+    return puzzle, rating(engine.nodes, engine.dead_ends, complete), not undecided
 
 
 def fill(engine: Any, n: int, box: tuple[int, int], rng: random.Random) -> list[int]:

@@ -47,10 +47,9 @@ from .generate import (
     RATING_BOUND,
     GeneratedSudoku,
     Rating,
+    blank_clues,
     check_box,
     rating,
-    removal_order,
-    still_unique,
 )
 from .sudoku import SYMBOLS, SolvedGrid, SudokuError, box_shape
 from .variants import Cage, Variant, box_regions, variant, write
@@ -350,7 +349,10 @@ def generate_variant(
     if "killer" in parts:
         cages, givens, result, proved = _killer(rules, full, rng, minimal, max_nodes)
     else:
-        givens, result, proved = _clues(engine, module, full, n, rng, minimal, symmetric, max_nodes)
+        units = unit_cells(rules)
+        givens, result, proved = blank_clues(
+            engine, full, units, rng, minimal, symmetric, max_nodes
+        )
         cages = None
     out = GeneratedVariant("".join(SYMBOLS[v - 1] if v else "." for v in givens))
     final = Variant(n, rules.region, diagonals, tuple(cages or ()))
@@ -368,37 +370,6 @@ def generate_variant(
     out.minimal = minimal and proved
     out.symmetric = symmetric
     return out
-
-
-def _clues(
-    engine: Any,
-    module: Any,
-    full: list[int],
-    n: int,
-    rng: random.Random,
-    minimal: bool,
-    symmetric: bool,
-    max_nodes: int | None,
-) -> tuple[list[int], Rating, bool]:
-    """Givens blanked from ``full`` as :func:`.generate.generate` blanks them: the
-    givens, the rating, and whether every clue's proof ended."""
-    cells = n * n
-    engine.set_rank([int(d != full[c] - 1) for c in range(cells) for d in range(n)])
-    puzzle = list(full)
-    proved = True
-    for group in removal_order(n, symmetric, rng):
-        for c in group:
-            puzzle[c] = 0
-        answer = still_unique(engine, puzzle, full, group, max_nodes or 0)
-        if answer is not True:
-            proved = proved and answer is False
-            for c in group:
-                puzzle[c] = full[c]
-            if not minimal:
-                break
-    bound = RATING_BOUND * max_nodes if max_nodes else 0
-    complete = engine.count(puzzle, 2, bound) != module.UNKNOWN
-    return puzzle, rating(engine.nodes, engine.dead_ends, complete), proved
 
 
 # -- killer ------------------------------------------------------------------------------
