@@ -12,6 +12,13 @@ and cells in one run, on the rows of the table in docs/exact-cover.md (the measu
 behind ``auto``): ``extra_info`` keeps the three times, bits over links and cells over
 links, and the nodes (bits walks the tree of links, node for node).
 
+``test_auto_against_the_engines`` times ``engine="auto"`` against the three engines on
+the problems whose choice the rule of docs/exact-cover.md changed (sudoku grids: cells
+to links; queens 18 and 20: links to bits), each engine built and run in one round
+(CPU time, build included), the count asserted: ``extra_info`` keeps each engine's time
+over auto's, auto's choice and the one it made before.  The sudoku collections come
+from ../shared/data (skipped without it).
+
 ``test_cells_grouped_against_alone`` times the cells engine as ``auto`` builds it against
 the same engine trying each option alone (``group=False``: no hiding of a head kept
 for the options that share it), on the same tree: ``extra_info`` keeps the ratio.
@@ -19,8 +26,10 @@ for the options that share it), on the same tree: ``extra_info`` keeps the ratio
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +39,8 @@ from lazysearch import ExactCover, _native
 from lazysearch.exactcover.problem import DLXProblem
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
-from lazysearch.puzzles.sudoku import parse, sudoku_problem
+from lazysearch.puzzles.sudoku import parse, read, sudoku_problem
+from lazysearch.race import Race
 from lazysearch.search import Search
 
 INSTANCES: dict[str, tuple[Callable[[], Any], int, float]] = {
@@ -187,4 +197,99 @@ def test_bits_against_links(benchmark: Any, instance: str) -> None:
         options=len(problems["bits"].option_items),
         links_nodes=nodes["links"],
         cells_nodes=nodes["cells"],
+    )
+
+
+SUDOKU = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku"
+
+
+def _list_order(problem: DLXProblem | Race) -> DLXProblem:
+    """A sudoku grid's exact cover in list order, as ``ExactCover`` would take it (the
+    sudoku module races least constraining orders on links from 16x16 up)."""
+    p = problem if isinstance(problem, DLXProblem) else problem.problems[0]
+    assert isinstance(p, DLXProblem)
+    return DLXProblem(p.primary, p.secondary, p.option_items, p.option_colors)
+
+
+def _shared(path: str) -> Path:
+    if not (SUDOKU / path).exists():
+        pytest.skip(f"shared data not present: {SUDOKU / path}")
+    return SUDOKU / path
+
+
+def _norvig_hardest() -> list[DLXProblem]:
+    return [_sudoku(grid) for grid in read(_shared("norvig/hardest.txt"))]
+
+
+def _janko_16x16() -> list[DLXProblem]:
+    """janko.at's 16x16 puzzles: rows of numbers, ``-`` for a blank, after ``16 16``."""
+    data = json.loads(_shared("janko16/Sudoku_dataset.json").read_text())["data"]
+    grids = []
+    for entry in data.values():
+        lines = entry["problem"].split("\n")
+        if lines[0].split() == ["16", "16"]:
+            rows = [[0 if x == "-" else int(x) for x in line.split()] for line in lines[1:17]]
+            grids.append(_list_order(sudoku_problem(rows)))
+    return grids
+
+
+def _blank_16x16() -> list[DLXProblem]:
+    return [_list_order(sudoku_problem(parse("." * 256)))]
+
+
+def _queens(n: int) -> Callable[[], list[DLXProblem]]:
+    return lambda: [_cover(lambda: queens_problem(n))()]
+
+
+#: name: (problems, solutions to find in each (0: all), solutions in all, auto before).
+CHANGED: dict[str, tuple[Callable[[], list[DLXProblem]], int, int, str]] = {
+    "escargot": (lambda: [_sudoku(ESCARGOT)], 0, 1, "cells"),
+    "norvig-hardest": (_norvig_hardest, 0, 11, "cells"),
+    "janko-16x16": (_janko_16x16, 0, 124, "cells"),
+    "blank-9x9-1e5": (lambda: [_sudoku("." * 81)], 10**5, 10**5, "cells"),
+    "blank-16x16-1e5": (
+        lambda: [_list_order(sudoku_problem(parse("." * 256)))],
+        10**5,
+        10**5,
+        "cells",
+    ),
+    "queens-18-1e5": (_queens(18), 10**5, 10**5, "links"),
+    "queens-20-1e5": (_queens(20), 10**5, 10**5, "links"),
+}
+
+
+@pytest.mark.parametrize("instance", list(CHANGED))
+def test_auto_against_the_engines(benchmark: Any, instance: str) -> None:
+    if not lazysearch.compiled():
+        pytest.skip("the figures are for the compiled engines")
+    build, limit, expected, before = CHANGED[instance]
+    problems = build()
+    engines = ("auto", "links", "cells", "bits")
+    times: dict[str, list[float]] = {engine: [] for engine in engines}
+
+    def each() -> tuple[int, ...]:
+        counts = []
+        for engine in engines:
+            spent, found = 0.0, 0
+            for p in problems:
+                start = time.process_time()  # the build included: auto's user pays it
+                kind = DLXProblem(p.primary, p.secondary, p.option_items, p.option_colors)
+                kind.engine_kind = engine
+                walker = kind.engine()
+                found += walker.run(limit, 0)
+                spent += time.process_time() - start
+            times[engine].append(spent)
+            counts.append(found)
+        return tuple(counts)
+
+    benchmark.group = f"auto against the engines, {instance}"
+    assert benchmark.pedantic(each, rounds=3, iterations=1) == (expected,) * len(engines)
+    best = {engine: min(t) for engine, t in times.items()}
+    chosen = {p.chosen_engine() for p in problems}
+    assert before not in chosen
+    benchmark.extra_info.update(
+        auto=", ".join(sorted(chosen)),
+        auto_before=before,
+        auto_s=best["auto"],
+        **{f"{engine}_over_auto": round(best[engine] / best["auto"], 3) for engine in engines[1:]},
     )
