@@ -61,8 +61,8 @@ ENGINES = ("auto", "links", "cells", "bits")
 AUTO_CELLS_OPTIONS = 128
 
 #: ... whose options conflict with at least this many options per word of a bitset
-#: (:func:`conflicts_per_word`; sudoku grids have 0.4 to 4, and run slower on cells, see
-#: :meth:`DLXProblem.chosen_engine`).
+#: (:func:`conflicts_per_word`; the sudoku grids measured have 0.4 to 4, and run slower
+#: on cells: see :meth:`DLXProblem.chosen_engine`).
 AUTO_CELLS_DENSITY = 4.5
 
 #: ``engine="auto"`` takes the bitset engine for problems without colours of at most
@@ -220,8 +220,8 @@ class DLXProblem:
            to 17);
         2. else dancing cells for problems without secondary items (so without colours),
            ``m >= AUTO_CELLS_OPTIONS`` and ``c >= AUTO_CELLS_DENSITY`` (4.5: Langford
-           pairs from 19 on; not sudoku grids, c at most 4, where cells took 1.4 to 5
-           times the time of links);
+           pairs from 19 on; not the sudoku grids measured, 0.4 to 4, where cells took
+           1.4 to 6.6 times the time of links);
         3. else bitsets again for problems without colours, ``m <= AUTO_BITS_OPTIONS``
            and ``c >= AUTO_BITS_OVER_LINKS`` (9.5: queens 18 to 21);
         4. else dancing links; and links whenever ``least_constraining`` is set (only
