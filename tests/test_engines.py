@@ -8,6 +8,7 @@ by the other with a message that says so.
 
 from __future__ import annotations
 
+import math
 import pickle
 import subprocess
 import sys
@@ -20,7 +21,12 @@ from hypothesis import strategies as st
 from lazysearch import Colour, ExactCover, _native, exact_cover
 from lazysearch.errors import CheckpointError
 from lazysearch.exactcover import verify
-from lazysearch.exactcover.problem import AUTO_CELLS_OPTIONS, DLXProblem
+from lazysearch.exactcover.problem import (
+    AUTO_CELLS_DENSITY,
+    AUTO_CELLS_OPTIONS,
+    DLXProblem,
+    conflicts_per_word,
+)
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
 
@@ -321,6 +327,17 @@ def test_least_constraining_order_runs_on_links() -> None:
     assert sorted(cover.solve()) == [(0,), (1, 2)]
 
 
+def sudoku_options(n: int) -> list[list[tuple[str, int, int]]]:
+    """The options of a blank n x n sudoku grid (n a square), with labelled items."""
+    side = math.isqrt(n)
+    return [
+        [("cell", r, c), ("row", r, v), ("column", c, v), ("box", r // side * side + c // side, v)]
+        for r in range(n)
+        for c in range(n)
+        for v in range(n)
+    ]
+
+
 def test_auto_chooses_by_the_shape_of_the_problem() -> None:
     small = ExactCover(["a b", "a", "b"])
     assert small.problem.chosen_engine() == "links"  # fewer than 128 options
@@ -328,12 +345,17 @@ def test_auto_chooses_by_the_shape_of_the_problem() -> None:
     assert ExactCover(list(langford.options)).problem.chosen_engine() == "cells"
     pentominoes = tiling_problem(rectangle(6, 10), PENTOMINOES)
     assert ExactCover(list(pentominoes.options)).problem.chosen_engine() == "bits"
-    queens = queens_problem(20)  # secondary items, too sparse for bits: links
+    queens = queens_problem(24)  # secondary items, too sparse for bits: links
     auto = ExactCover(
         list(queens.options), primary=list(queens.primary), secondary=list(queens.secondary)
     )
     assert auto.problem.chosen_engine() == "links"
-    assert AUTO_CELLS_OPTIONS == 128
+    # No secondary items and 128 options or more, but too sparse for cells: a sudoku
+    # grid (0.4 to 4 conflicts per word) ran 1.4 to 5 times slower on cells than links.
+    blank = ExactCover(list(sudoku_options(9)))
+    assert conflicts_per_word(blank.problem.option_items) == 3.0
+    assert blank.problem.chosen_engine() == "links"
+    assert (AUTO_CELLS_OPTIONS, AUTO_CELLS_DENSITY) == (128, 4.5)
 
 
 def test_auto_shares_the_fingerprint_of_the_engine_it_chose_and_survives_pickling() -> None:

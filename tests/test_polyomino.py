@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lazysearch import polyomino
+from lazysearch.errors import CheckpointError
 from lazysearch.puzzles.polyomino import (
     PENTOMINOES,
     TETROMINOES,
@@ -14,6 +15,7 @@ from lazysearch.puzzles.polyomino import (
     rectangle,
     tile,
 )
+from lazysearch.search import Search
 
 
 def check_tiling(t: Tiling, pieces: dict[str, polyomino.Piece]) -> None:
@@ -265,6 +267,30 @@ def test_boards_over_64_cells_fall_back_to_dancing_links(cols: int) -> None:
     stream = tile(rectangle(6, cols), [bar], copies={"I": cols})
     assert stream.search.problem.kind == ("tiling" if cols == 10 else "exact-cover")
     assert stream.count() == _bar_tilings(6, cols)
+
+
+def test_square_boards_8_cells_across_both_ways_tile_on_the_exact_cover() -> None:
+    """Dana Scott's board, 8x8 minus its centre: filling columns of 8 cells, the bitboard
+    engine took 4 times the exact cover's time (polyomino._tall_on_squares); narrower
+    boards, and pieces with copies, stay on it."""
+    scott = board("########\n" * 3 + "###..###\n" * 2 + "########\n" * 3)
+    classes = tile(scott, PENTOMINOES, distinct=True)
+    assert classes.search.problem.kind == "exact-cover"
+    found = list(classes)
+    assert len(found) == 65  # Scott (1958): 65 ways, up to the board's 8 symmetries
+    for t in found:
+        check_tiling(t, PENTOMINOES)
+    assert tile(scott, PENTOMINOES).count() == 8 * 65  # no tiling of it is symmetric
+    # A checkpoint the bitboard engine took on it before is refused, not replayed.
+    cover = polyomino.tiling_problem(scott, PENTOMINOES)
+    before = Search(polyomino.BitboardTiling.of(scott, cover, cover.anchor))
+    _ = next(before)
+    with pytest.raises(CheckpointError, match=r"another problem \('tiling'"):
+        tile(scott, PENTOMINOES).resume(before.checkpoint())
+    assert tile(rectangle(6, 10), PENTOMINOES).search.problem.kind == "tiling"
+    assert tile(rectangle(3, 20), PENTOMINOES).search.problem.kind == "tiling"
+    dominoes = tile(rectangle(8, 8), [piece("D", "DD")], copies={"D": 32})
+    assert dominoes.search.problem.kind == "tiling"
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from itertools import chain
+from operator import mul
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _native
@@ -54,8 +57,13 @@ class Colour(NamedTuple):
 ENGINES = ("auto", "links", "cells", "bits")
 
 #: ``engine="auto"`` takes dancing cells for problems with no secondary items and at
-#: least this many options (see :meth:`DLXProblem.chosen_engine`).
+#: least this many options ...
 AUTO_CELLS_OPTIONS = 128
+
+#: ... whose options conflict with at least this many options per word of a bitset
+#: (:func:`conflicts_per_word`; the sudoku grids measured have 0.4 to 4, and run slower
+#: on cells: see :meth:`DLXProblem.chosen_engine`).
+AUTO_CELLS_DENSITY = 4.5
 
 #: ``engine="auto"`` takes the bitset engine for problems without colours of at most
 #: this many options (its masks: 8 MiB) ...
@@ -64,6 +72,10 @@ AUTO_BITS_OPTIONS = 8192
 #: ... whose options conflict with at least this many options per 64-bit word of a
 #: bitset, as estimated by :func:`conflicts_per_word` (see :meth:`DLXProblem.chosen_engine`).
 AUTO_BITS_DENSITY = 11.0
+
+#: ... or at least this many when dancing cells does not take the problem (secondary
+#: items, or fewer than :data:`AUTO_CELLS_OPTIONS` options): bits against links alone.
+AUTO_BITS_OVER_LINKS = 9.5
 
 #: The most 64-bit words the bitset engine's masks may take (``_bits.MAX_WORDS``):
 #: about 16,000 options.
@@ -200,31 +212,29 @@ class DLXProblem:
         The two walk different trees (dancing cells ends a try as soon as an item is left
         with no option, and breaks ties among forced moves another way), so each keeps
         its own positions, node counts and checkpoints.  The bitset engine walks the
-        tree of links, but keeps its own checkpoints all the same.  ``auto`` takes bitsets
-        for problems without colours, of at most :data:`AUTO_BITS_OPTIONS` options, each
-        in conflict with :data:`AUTO_BITS_DENSITY` options or more per word of a bitset
-        (:func:`conflicts_per_word`: tilings, Langford pairs, queens up to 16 or so);
-        else dancing cells for problems without secondary items (so without colours) and
-        with at least :data:`AUTO_CELLS_OPTIONS` options; else dancing links.  Only the
-        links engine orders options least constraining first.  The table in
-        docs/exact-cover.md gives the measured times behind this rule.
+        tree of links, but keeps its own checkpoints all the same.  ``auto`` takes, by
+        :func:`conflicts_per_word` (``c``) and the number of options (``m``):
+
+        1. bitsets for problems without colours, ``m <= AUTO_BITS_OPTIONS`` and
+           ``c >= AUTO_BITS_DENSITY`` (11: tilings, Langford pairs up to 16, queens up
+           to 17);
+        2. else dancing cells for problems without secondary items (so without colours),
+           ``m >= AUTO_CELLS_OPTIONS`` and ``c >= AUTO_CELLS_DENSITY`` (4.5: Langford
+           pairs from 19 on; not the sudoku grids measured, 0.4 to 4, where cells took
+           1.4 to 6.6 times the time of links);
+        3. else bitsets again for problems without colours, ``m <= AUTO_BITS_OPTIONS``
+           and ``c >= AUTO_BITS_OVER_LINKS`` (9.5: queens 18 to 21);
+        4. else dancing links; and links whenever ``least_constraining`` is set (only
+           links orders options that way).
+
+        The table in docs/exact-cover.md gives the measured times behind this rule.
         """
         if self.least_constraining or self.engine_kind == "links":
             return "links"
         if self.engine_kind in ("cells", "bits"):
             return self.engine_kind
         if self._auto is None:
-            m = len(self.option_items)
-            if (
-                m <= AUTO_BITS_OPTIONS
-                and conflicts_per_word(self.option_items) >= AUTO_BITS_DENSITY
-                and not any(any(c) for c in self.option_colors)
-            ):
-                self._auto = "bits"
-            elif self.secondary == 0 and m >= AUTO_CELLS_OPTIONS:
-                self._auto = "cells"
-            else:
-                self._auto = "links"
+            self._auto = _auto_engine(self.secondary, self.option_items, self.option_colors)
         return self._auto
 
     def engine(self) -> Engine:
@@ -277,14 +287,40 @@ class DLXProblem:
         mine = self.chosen_engine()
         if self.least_constraining:
             return None
+        # engine="auto" has changed its choice for some problems (sudoku grids went from
+        # cells to links, queens 18-21 from links to bits): a checkpoint of the old
+        # choice is refused here, saying which engine took it.
+        runs = ENGINE_NAMES[mine]
+        if self.engine_kind == "auto":
+            runs += ", which engine='auto' takes for this problem"
         for theirs in ENGINE_NAMES:
             if theirs != mine and other == fingerprint(self._walked(theirs)):
                 return (
                     f"checkpoint was taken on {ENGINE_NAMES[theirs]}, and this search runs on "
-                    f"{ENGINE_NAMES[mine]}: each engine keeps its own positions, so its "
+                    f"{runs}: each engine keeps its own positions, so its "
                     f"position may name other nodes here; resume it with engine={theirs!r}"
                 )
         return None
+
+
+def _auto_engine(
+    secondary: int,
+    option_items: tuple[tuple[int, ...], ...],
+    option_colors: tuple[tuple[int, ...], ...],
+) -> str:
+    """The engine ``engine="auto"`` takes (see :meth:`DLXProblem.chosen_engine`)."""
+    m = len(option_items)
+    density = conflicts_per_word(option_items)
+    # (Colours are on secondary items only.)
+    coloured = secondary > 0 and any(map(any, option_colors))
+    bits_fit = m <= AUTO_BITS_OPTIONS and not coloured
+    if bits_fit and density >= AUTO_BITS_DENSITY:
+        return "bits"
+    if secondary == 0 and m >= AUTO_CELLS_OPTIONS and density >= AUTO_CELLS_DENSITY:
+        return "cells"
+    if bits_fit and density >= AUTO_BITS_OVER_LINKS:
+        return "bits"
+    return "links"
 
 
 def conflicts_per_word(option_items: Sequence[Sequence[int]]) -> float:
@@ -300,11 +336,11 @@ def conflicts_per_word(option_items: Sequence[Sequence[int]]) -> float:
     m = len(option_items)
     if m == 0:
         return 0.0
-    length: dict[int, int] = {}
-    for items in option_items:
-        for i in items:
-            length[i] = length.get(i, 0) + 1
-    return sum(n * n for n in length.values()) / m / ((m + 63) // 64)
+    # Counted in C (auto pays this before every search: a 9x9 puzzle's 246 options in
+    # 0.03 ms, where a loop over the items took 0.17 ms, more than building its engine).
+    length = list(Counter(chain.from_iterable(option_items)).values())
+    squares: int = sum(map(mul, length, length))
+    return squares / m / ((m + 63) // 64)
 
 
 def _check_bits(
