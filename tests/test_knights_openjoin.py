@@ -243,8 +243,8 @@ class _NoSweep:
 
 
 def test_eight_by_eight_open_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 8x8's open tours need a table past 70 million frontiers (measured after square 28,
-    # docs/knights.md): below that bound the count stops before sweeping anything, not
+    # 8x8's open tours need a table past 187 million frontiers (measured after square
+    # 30, docs/knights.md): below that bound the count stops before sweeping anything, not
     # minutes and gigabytes later; with the default bound too (set here as a machine
     # of about 24 GB sizes it: the development machine's is 63,191,255).
     from lazysearch.knights import counting, solver
@@ -263,6 +263,10 @@ def test_eight_by_eight_open_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> N
         knights.count_tours(8, 8, method="join")
     with pytest.raises(TooManyStatesError, match="max_states=1,000 frontiers: its table"):
         frontier_count(8, 8, max_states=1000)
+    with pytest.raises(TooManyStatesError, match="measured past 187,781,774 after square 30"):
+        frontier_count(8, 8, max_states=187_781_773)
+    with pytest.raises(AssertionError, match="the program was started"):
+        frontier_count(8, 8, max_states=187_781_774)  # a bound that large: it sweeps
     assert solver._auto_method(8, 8, False) == "dp"
 
 
