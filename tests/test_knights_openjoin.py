@@ -231,3 +231,63 @@ def test_ctrl_c_in_a_terminal_stops_the_join_and_its_worker() -> None:
             run.wait()
     assert run.returncode == 130 and out == "", err
     assert "Traceback" not in err and err.count("\n") == 1, err
+
+
+class _NoSweep:
+    """Stands for the compiled program: a test fails if a square is swept."""
+
+    COMPILED = True
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the program was started ({name})")
+
+
+def test_eight_by_eight_open_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 8x8's open tours need a table past 187 million frontiers (measured after square
+    # 30, docs/knights.md): below that bound the count stops before sweeping anything, not
+    # minutes and gigabytes later; with the default bound too (set here as a machine
+    # of about 24 GB sizes it: the development machine's is 63,191,255).
+    from lazysearch.knights import counting, solver
+
+    real_load = _native.load
+    monkeypatch.setattr(
+        _native,
+        "load",
+        lambda name: _NoSweep() if name.endswith("._count") else real_load(name),
+    )
+    monkeypatch.setattr(counting, "default_max_states", lambda: 61_681_203)
+    words = r"8x8 needs more than max_states=61,681,203 frontiers: its table was measured"
+    with pytest.raises(TooManyStatesError, match="counting the tours of " + words):
+        knights.count_tours(8, 8)
+    with pytest.raises(TooManyStatesError, match="joining the halves of " + words):
+        knights.count_tours(8, 8, method="join")
+    with pytest.raises(TooManyStatesError, match="max_states=1,000 frontiers: its table"):
+        frontier_count(8, 8, max_states=1000)
+    with pytest.raises(TooManyStatesError, match="measured past 187,781,774 after square 30"):
+        frontier_count(8, 8, max_states=187_781_773)
+    with pytest.raises(AssertionError, match="the program was started"):
+        frontier_count(8, 8, max_states=187_781_774)  # a bound that large: it sweeps
+    assert solver._auto_method(8, 8, False) == "dp"
+
+
+def test_eight_by_eight_open_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+    from lazysearch.knights import counting
+
+    monkeypatch.setattr(counting, "default_max_states", lambda: 61_681_203)
+    for extra in ([], ["--progress"], ["--method", "join"]):
+        assert main(["knights", "8", "--count", *extra]) != 0
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        assert "8x8 needs more than max_states=61,681,203" in err
+
+
+def test_a_start_or_closed_tours_are_not_refused_at_once() -> None:
+    # The bound measured is for open tours of every start: others sweep as before (and
+    # stop at their own bound, here a small one, after some squares).
+    with pytest.raises(TooManyStatesError, match=r"reached at square \d+ of 64"):
+        frontier_count(8, 8, start=(0, 0), max_states=1000)
+    with pytest.raises(TooManyStatesError, match=r"reached at square \d+ of 64"):
+        frontier_count(8, 8, closed=True, max_states=1000)

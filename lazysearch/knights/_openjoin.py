@@ -895,7 +895,7 @@ def open_join_count(
     or cut that does not fit.
     """
     from lazysearch import _native
-    from lazysearch.knights.counting import default_max_states
+    from lazysearch.knights.counting import check_measured, default_max_states
 
     k, n = min(rows, cols), max(rows, cols)
     if k < 3 or n < 4:
@@ -904,6 +904,7 @@ def open_join_count(
     if not (isinstance(c, int) and 3 <= c <= n - 1):
         raise ValueError(f"open_join_count() needs 3 <= cut <= {n - 1} on {k}x{n}, not cut={c!r}")
     limit = default_max_states() if max_states is None else max_states
+    check_measured(rows, cols, False, None, limit, "joining the halves of")
     result = OpenJoinCount(rows, cols, c)
     began = time.perf_counter()
     module = _native.load("lazysearch.knights._count")

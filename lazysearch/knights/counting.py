@@ -51,6 +51,34 @@ def _check_width(rows: int, cols: int, what: str) -> None:
         )
 
 
+#: Boards the program was measured not to fit: (short side, long side, closed) of tours
+#: of every start, to the frontiers its one table passed and after which square (one
+#: run, the table counted in parts that never merge, 70 % of them summed here;
+#: docs/knights.md, "8x8 open").
+MEASURED_PAST: dict[tuple[int, int, bool], tuple[int, int]] = {
+    (8, 8, False): (187_781_774, 30),
+}
+
+
+def check_measured(
+    rows: int, cols: int, closed: bool, start: object, limit: int, what: str
+) -> None:
+    """Raise :class:`TooManyStatesError` at once, before any square is swept, when a
+    table of this board (tours of every start) was measured past ``limit`` frontiers:
+    the count would only stop there, after minutes of work and gigabytes of memory."""
+    k, n = min(rows, cols), max(rows, cols)
+    known = MEASURED_PAST.get((k, n, closed))
+    if start is not None or known is None or limit >= known[0]:
+        return
+    states, square = known
+    raise TooManyStatesError(
+        f"{what} {rows}x{cols} needs more than max_states={limit:,} frontiers: its table "
+        f"was measured past {states:,} after square {square} of {k * n} and still growing "
+        "(docs/knights.md, '8x8 open'); raise max_states if the machine has the memory "
+        f"(about {_BYTES_PER_STATE} bytes a frontier)"
+    )
+
+
 def default_max_states() -> int:
     """How many frontiers a count may hold: half the machine's memory at about
     200 bytes each."""
@@ -123,6 +151,7 @@ def frontier_count(
     """
     _check_width(rows, cols, "counting the tours of")
     limit = default_max_states() if max_states is None else max_states
+    check_measured(rows, cols, closed, start, limit, "counting the tours of")
     began = time.perf_counter()
     result = FrontierCount(rows, cols, closed, start)
     if checkpoint is not None and os.fspath(checkpoint) != (resume and os.fspath(resume)):
