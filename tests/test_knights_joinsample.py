@@ -537,3 +537,17 @@ def test_cli_samples_with_a_counts_checkpoint(
     ):
         assert main(bad) == 2
         assert words in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not compiled(), reason="the halves' tables are dicts as plain Python")
+def test_the_halves_tables_read_back_with_two_word_keys() -> None:
+    """8 across, the program's keys take two words (17 positions): read back from the
+    compiled table as the dict they hold."""
+    program = _native.load("lazysearch.knights._count")
+    sampler = PartsSampler(5, 6)
+    table = program.Table(10**6, kw=2)
+    held = {5: 7, (3 << 64) | 9: 11, (1 << 100) + 1: 2**63}
+    assert program.STATUS[table.load(held)] == "ok"
+    sampler._levels[3] = table
+    keys, counts = sampler._exported(3)
+    assert dict(zip(keys, counts, strict=True)) == held
