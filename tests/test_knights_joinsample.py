@@ -325,7 +325,8 @@ def test_cli_shows_the_parts_counted(capsys: pytest.CaptureFixture[str]) -> None
     assert main([*argv, "--progress"]) == 0
     shown = capsys.readouterr()
     assert shown.out == quiet.out
-    assert "counted: " in shown.err and " steps" in shown.err
+    # (the bar's last words: the crossing squares of the part the tours are drawn in)
+    assert "drawing in part (" in shown.err and " steps" in shown.err
     assert main(["knights", "6", "5", "--closed", "--sample", "1", "--progress"]) == 2
     assert "a bar through the join in parts only" in capsys.readouterr().err
 
