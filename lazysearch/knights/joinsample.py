@@ -29,6 +29,9 @@ sorted order, so a seed gives the same tours compiled and as plain Python.
 
 The tables are kept in Python dicts (counts of any size): every square's table of the
 longer half, and every step's table of the transfer.  That is the cost, in memory.
+:class:`PartsSampler`, for boards 7 or more across, keeps one path of one part's
+transfer at a time in the compiled core's tables instead, the tours numbered part by
+part.
 """
 
 from __future__ import annotations
@@ -350,19 +353,23 @@ class PartsSampler(JoinSampler):
     [(0, 0), (2, 1), (4, 0)]
 
     Where :class:`JoinSampler` keeps every step's table of the whole transfer, this one
-    keeps none of it: a tour's crossing degrees (none, one or two edges on each right
-    boundary square) are chosen one square at a time, each in proportion to the count
-    of the tours that take it after those chosen so far (the join's parts,
-    :func:`~lazysearch.knights._join._transfer_part_or_stop`, counted in the compiled
-    core and remembered for the next draw); the transfer is then redone for those
-    degrees alone, its tables kept, and walked back as :class:`JoinSampler` does.  The
-    left table is folded (one of each frontier and its mirror image, with both counts):
-    the left half's edges are drawn from either, and when they reach the image, the
-    crossing and right edges drawn are turned over with it (the halves and the cut are
-    symmetric), so each tour is still drawn with probability ``1 / count``.  The
-    program's tables of the longer half are kept in the compiled core's tables.
-    ``tick(where)``, if given, is called after each square of the halves and each part
-    counted, ``where`` saying which in words.  ``parts`` names a checkpoint of the
+    keeps one part's path of tables at a time.  A tour's crossing degrees (none, one or
+    two edges on each right boundary square) stay in the transfer's states, so the
+    tours that take given degrees on the first right squares are a part the join counts
+    on its own (:func:`~lazysearch.knights._join._transfer_part_or_stop`).  The tours
+    are numbered part after part in the count's depth-first order: a draw takes a
+    number below :attr:`count`, goes down the parts whose counts are known to the one
+    it falls in, and takes that part's transfer depth first with the tables of the
+    current path kept, until the final table the number falls in; there it picks the
+    final state and the right frontier by the number and walks the transfer back
+    (:meth:`_draw_in_part`, :meth:`_walk_back`).  The left table is folded (one of
+    each frontier and its mirror image, with both counts): the left half's edges are
+    drawn from either, and when they reach the image, the crossing and right edges
+    drawn are turned over with it (the halves and the cut are symmetric), so each tour
+    is still drawn with probability ``1 / count``.  The program's tables of the longer
+    half are kept in the compiled core's tables.  ``tick(where)``, if given, is called
+    after each square of the halves, each part counted and each crossing square of a
+    part drawn in, ``where`` saying which in words.  ``parts`` names a checkpoint of the
     join's count of this board (:mod:`lazysearch.knights.joinrun`: its parts by the
     degrees of the first three right squares, the same folded counts): the parts it
     records are not counted again (8x8's take 1,042 s of CPU), those it lacks are;
@@ -372,9 +379,11 @@ class PartsSampler(JoinSampler):
 
     Notes
     -----
-    The counts cost about one count of the board for the first square's three parts,
-    then less and less (8x8: the count is 1,042 s of CPU); what is kept is the halves'
-    tables, the left and right boundary tables and one part's tables.
+    Building counts the first square's three parts (about one count of the board:
+    8x8's is 1,042 s of CPU) unless ``parts`` gives them; a batch of draws then walks,
+    once each, part of the parts its numbers fall in (8x8 with a checkpoint: three
+    tours in 261 s of CPU).  What is kept is the halves' tables, the left and right
+    boundary tables and one path of a part's tables.
     """
 
     def __init__(
