@@ -268,6 +268,39 @@ def test_uniform_random_tours(benchmark: Any, name: str) -> None:
     benchmark.extra_info["peak resident GB (the process, so far)"] = round(peak, 2)
 
 
+@pytest.mark.skipif(
+    not (os.environ.get("LAZYSEARCH_SLOW_BENCH") and os.environ.get("LAZYSEARCH_8X8_PARTS")),
+    reason="a quarter of an hour and 4 GB: set LAZYSEARCH_SLOW_BENCH=1 and LAZYSEARCH_8X8_PARTS "
+    "to the checkpoint of 'lazysearch knights 8 --closed --count --checkpoint FILE'",
+)
+def test_8x8_closed_tours_drawn_with_a_counts_checkpoint(benchmark: Any) -> None:
+    # Issue 17: 8x8 closed tours drawn exactly uniformly. The parts' counts are read from
+    # a count's checkpoint (about 1,000 s of CPU to make); building the sampler (the
+    # halves' tables, the boundary tables) is left out of the time, the 3 draws are in.
+    import random
+    import resource
+    import time
+
+    from lazysearch.knights.joinsample import PartsSampler
+
+    benchmark.group = "knights: uniform random tours"
+    began = time.perf_counter()
+    sampler = PartsSampler(8, 8, parts=os.environ["LAZYSEARCH_8X8_PARTS"])
+    assert sampler.count == 13_267_364_410_532
+    built = time.perf_counter() - began
+    tours = benchmark.pedantic(
+        sampler.draw_many, args=(3, random.Random(1)), rounds=1, iterations=1
+    )
+    assert len(tours) == 3
+    for tour in tours:
+        assert len(set(tour)) == 64
+        knights.verify(tour, 8, 8, closed=True)
+    benchmark.extra_info["building seconds"] = round(built, 1)
+    benchmark.extra_info["largest table"] = sampler.peak
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    benchmark.extra_info["peak resident GB (the process, so far)"] = round(peak, 2)
+
+
 def _count_pure_6x6_closed() -> int:
     source = _native.load_source("lazysearch.knights._tour")
     engine = source.KnightEngine(6, 6, [0], True, 8)

@@ -429,6 +429,15 @@ def build_parser() -> argparse.ArgumentParser:
         "counts (closed: each cycle equally likely, entered at --start or the corner, "
         "either way round); same --seed, same tours",
     )
+    knights.add_argument(
+        "--parts",
+        metavar="FILE",
+        help="with --sample through the join in parts (closed tours, 7 or more across): "
+        "read the parts' counts from FILE, the checkpoint of a finished or stopped "
+        "'knights ROWS COLS --closed --count --checkpoint FILE' of the same board, "
+        "instead of counting them again (8x8: about 1,000 s of CPU); with --workers N, "
+        "the parts FILE lacks are counted in N processes",
+    )
     _add_run_options(knights, formats=("text", "json", "svg"), sample=True)
     knights.set_defaults(handler=_cmd_knights)
 
@@ -667,7 +676,6 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
                     "limit",
                     "nth",
                     "every",
-                    "workers",
                     "scheduler",
                     "estimate",
                     "one",
@@ -678,8 +686,12 @@ _RULES: list[tuple[Callable[[argparse.Namespace], bool], str]] = [
             )
         ),
         "--sample K draws K tours at random: leave out --count, --limit, --nth, --every, "
-        "--workers, --scheduler, --estimate, --one, --directed, --checkpoint "
-        "and --resume",
+        "--scheduler, --estimate, --one, --directed, --checkpoint and --resume (a "
+        "count's checkpoint goes to --parts FILE)",
+    ),
+    (
+        lambda a: a.command == "knights" and _given(a, "parts") and not _given(a, "sample"),
+        "--parts FILE gives --sample a count's parts: give --sample K",
     ),
     (
         lambda a: (
@@ -1986,6 +1998,13 @@ def _sample_tours(
             "--progress: sampling shows a bar through the join in parts only "
             "(--method parts; auto from 7 across)"
         )
+    if method != "parts":
+        for given, name in ((args.parts, "--parts FILE"), (args.workers, "--workers N")):
+            if given is not None:
+                raise CliError(
+                    f"{name} is for sampling through the join in parts (--method parts; "
+                    "auto for closed tours 7 or more across)"
+                )
     reason = kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
     sampler = None
     bar: Any = None
@@ -2005,7 +2024,12 @@ def _sample_tours(
 
         try:
             sampler = PartsSampler(
-                rows, cols, start=args.start, tick=tick if bar is not None else None
+                rows,
+                cols,
+                start=args.start,
+                tick=tick if bar is not None else None,
+                parts=args.parts,
+                workers=args.workers or 1,
             )
             drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
         except BaseException:

@@ -9,6 +9,7 @@ import random
 import signal
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -306,10 +307,11 @@ def test_parts_6x6_draws_follow_the_listed_tours() -> None:
 
 def test_parts_the_same_seed_gives_the_same_tours_compiled_or_not() -> None:
     tours = PartsSampler(6, 5, start=(1, 1)).draw_many(3, random.Random(7))
+    # (the tours drawn since the parts' tours are numbered and walked in one pass)
     assert [knights.Tour(t, 6, 5).numbers()[0] for t in tours] == [
-        [11, 14, 21, 2, 9],
-        [21, 18, 11, 2, 23],
-        [21, 14, 11, 30, 23],
+        [27, 18, 9, 6, 29],
+        [5, 12, 23, 30, 3],
+        [27, 20, 9, 6, 29],
     ]
 
 
@@ -323,7 +325,8 @@ def test_cli_shows_the_parts_counted(capsys: pytest.CaptureFixture[str]) -> None
     assert main([*argv, "--progress"]) == 0
     shown = capsys.readouterr()
     assert shown.out == quiet.out
-    assert "counted: " in shown.err and " steps" in shown.err
+    # (the bar's last words: the crossing squares of the part the tours are drawn in)
+    assert "drawing in part (" in shown.err and " steps" in shown.err
     assert main(["knights", "6", "5", "--closed", "--sample", "1", "--progress"]) == 2
     assert "a bar through the join in parts only" in capsys.readouterr().err
 
@@ -389,3 +392,163 @@ def test_cli_ctrl_c_of_a_sample_through_the_parts_is_one_line() -> None:
     last = err.replace("\r", "\n").rstrip("\n").rsplit("\n", 1)[-1]
     assert last == "lazysearch knights: interrupted", err
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def _parts_tables(module: Any, rows: int, cols: int) -> tuple[Any, list[Any]]:
+    """A :class:`PartsSampler`'s transfer rebuilt on ``module`` (compiled or plain) and
+    its packed tables before each right square and after the last, every part at once."""
+    sampler = PartsSampler(rows, cols)
+    shared = sampler._shared
+    transfer = module.Transfer(sampler.k, sampler.c)
+    trie = module._buffers.ints(list(shared["trie"]), module.COMPILED)
+    table = module.Packed(sampler._w, 10**7)
+    for key, count in sorted(shared["left"].items().items()):
+        assert table.add_key(key, count) == 0  # OK
+    tables = [table]
+    for s in range(2 * sampler.k):
+        out = module.Packed(sampler._w, 10**7)
+        assert transfer.step_packed(s, tables[-1], [out, out, out], trie) == 0
+        tables.append(out)
+    return transfer, tables
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 6), (3, 10)])
+def test_the_compiled_predecessors_are_the_successors_scanned(rows: int, cols: int) -> None:
+    """``Transfer.predecessors`` (one scan of a packed table) finds what the Python scan
+    of every state's ``successors`` found, in the same order once sorted, and their
+    counts add up to the state's: compiled and plain."""
+    from lazysearch.knights.joinsample import _decode
+
+    for module in (
+        _native.load("lazysearch.knights._join"),
+        _native.load_source("lazysearch.knights._join"),
+    ):
+        transfer, tables = _parts_tables(module, rows, cols)
+        m = 4 * min(rows, cols)
+        for s in range(len(tables) - 1):
+            before = tables[s].items()
+            for target, count in sorted(tables[s + 1].items().items())[:12]:
+                found = sorted(transfer.predecessors(s, tables[s], target))
+                old = [
+                    (key, xa, xb, before[key])
+                    for key in sorted(before)
+                    for xa, xb, after in transfer.successors(s, _decode(key, m))
+                    if after == _decode(target, m)
+                ]
+                assert [(key, xa, xb, n) for key, _, xa, xb, n in found] == old
+                assert sum(n for *_, n in found) == count
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 6), (3, 12)])
+def test_the_joiners_weights_and_matches_are_its_join_state_by_state(rows: int, cols: int) -> None:
+    """``Joiner.weights`` adds up to ``Joiner.join``; ``Joiner.matches`` are the right
+    frontiers the old Python filter found (decoded, degrees fitting, one cycle), and
+    their counts are the weight's inner sum: compiled and plain."""
+    from lazysearch.knights.joinsample import _decode
+
+    for module in (
+        _native.load("lazysearch.knights._join"),
+        _native.load_source("lazysearch.knights._join"),
+    ):
+        sampler = PartsSampler(rows, cols)
+        k2 = 2 * sampler.k
+        right = module.boundary_packed(
+            sampler._level((sampler.n - sampler.c) * sampler.k),
+            sampler.k,
+            sampler.n - sampler.c,
+            k2,
+            True,
+            [],
+            10**7,
+        )
+        joiner = module.Joiner(right, k2)
+        _, tables = _parts_tables(module, rows, cols)
+        final = tables[-1]
+        weights = joiner.weights(final)
+        assert sum(count * inner for _, count, inner in weights) == joiner.join(final)
+        assert joiner.join(final) == sampler.count
+        rights = {_decode(x, k2): y for x, y in right.items().items()}
+        for key, _, inner in sorted(weights)[:60]:
+            seen = _decode(key, 2 * k2)[k2:]
+            ends, mine = module.partners(seen)
+            pattern = bytes(v if v < 2 else 2 for v in seen)  # FREE 0, FULL 1, ends 2
+            old = sorted(
+                (other, count)
+                for other, count in rights.items()
+                if bytes(1 if v == 0 else 0 if v == 1 else 2 for v in other) == pattern
+                and module.one_cycle(ends, mine, module.partners(other)[1])
+            )
+            assert joiner.matches(key) == old
+            assert sum(count for _, count in old) == inner
+
+
+@pytest.mark.skipif(not compiled(), reason="a minute as plain Python")
+def test_parts_draws_do_not_depend_on_where_the_counts_come_from(tmp_path: Path) -> None:
+    """A tour is numbered by the parts in order, so counting the first three squares'
+    parts in processes, reading them from a checkpoint or counting only the first
+    square's draws the same tours for a seed."""
+    from lazysearch.knights import joinrun
+
+    path = tmp_path / "join.json"
+    assert joinrun.count_joined(6, 7, checkpoint=path).count == 1067638
+    fresh = PartsSampler(6, 7).draw_many(4, random.Random(6))
+    for tour in fresh:
+        knights.verify(tour, 6, 7, closed=True)
+    assert PartsSampler(6, 7, workers=2).draw_many(4, random.Random(6)) == fresh
+    assert PartsSampler(6, 7, parts=path).draw_many(4, random.Random(6)) == fresh
+
+
+def test_parts_bad_workers() -> None:
+    with pytest.raises(ValueError, match="workers >= 1, not 0"):
+        PartsSampler(6, 5, workers=0)
+
+
+def test_cli_samples_with_a_counts_checkpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--parts FILE`` reads a count's checkpoint (nothing counted again, the same
+    tours); ``--workers`` counts the parts in processes; both only for sampling
+    through the parts, and another board's file is one line and exit 2."""
+    from lazysearch.cli import main
+
+    path = str(tmp_path / "count.json")
+    count = ["knights", "6", "5", "--closed", "--count", "--method", "join", "-q"]
+    assert main([*count, "--checkpoint", path]) == 0
+    assert capsys.readouterr().out == "8\n"
+    argv = ["knights", "6", "5", "--closed", "--sample", "3", "--seed", "2", "--method", "parts"]
+    assert main([*argv, "-q"]) == 0
+    fresh = capsys.readouterr().out
+    assert main([*argv, "--parts", path, "--progress"]) == 0
+    read = capsys.readouterr()
+    assert read.out == fresh and "counted" not in read.err
+    assert main([*argv, "--workers", "2", "-q"]) == 0
+    assert capsys.readouterr().out == fresh
+    assert (
+        main(
+            ["knights", "5", "8", "--closed", "--sample", "1", "--method", "parts", "--parts", path]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not of 5x8" in err
+    for bad, words in (
+        (["knights", "6", "5", "--closed", "--parts", path], "give --sample K"),
+        ([*argv[:-1], "join", "--workers", "2"], "--workers N is for sampling through"),
+        (["knights", "6", "--closed", "--sample", "1", "--parts", path], "--parts FILE is for"),
+    ):
+        assert main(bad) == 2
+        assert words in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not compiled(), reason="the halves' tables are dicts as plain Python")
+def test_the_halves_tables_read_back_with_two_word_keys() -> None:
+    """8 across, the program's keys take two words (17 positions): read back from the
+    compiled table as the dict they hold."""
+    program = _native.load("lazysearch.knights._count")
+    sampler = PartsSampler(5, 6)
+    table = program.Table(10**6, kw=2)
+    held = {5: 7, (3 << 64) | 9: 11, (1 << 100) + 1: 2**63}
+    assert program.STATUS[table.load(held)] == "ok"
+    sampler._levels[3] = table
+    keys, counts = sampler._exported(3)
+    assert dict(zip(keys, counts, strict=True)) == held

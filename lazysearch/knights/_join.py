@@ -502,6 +502,73 @@ class Transfer:
                         return status
         return OK
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def predecessors(self, s: cython.int, src: Packed, target: int) -> list:  # type: ignore[type-arg]
+        """The states of ``src`` (the table before right boundary square ``s``) that
+        square ``s`` takes to the state ``target`` (:meth:`Packed.items`' key), in one
+        compiled scan of the table: for each way, ``(key, way, xa, xb, count)``, the
+        state, the way's place in :meth:`successors`' order, the left squares its
+        crossing edges go to (``-1``: none) and the state's count.  Sampling walks the
+        packed transfer back with it."""
+        out: list[tuple[int, int, int, int, int]] = []
+        m: cython.int = self.m
+        w: cython.Py_ssize_t = src.w
+        stride: cython.Py_ssize_t = w + 1
+        slots = src.slots
+        slot: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        count: cython.ulonglong
+        t: cython.int
+        a: cython.int
+        b: cython.int
+        xa: cython.int
+        xb: cython.int
+        way: cython.int
+        nfree: cython.int
+        same: cython.bint
+        word: cython.ulonglong
+        goal = _buffers.filled64(w, 0, COMPILED)
+        want: cython.ulonglong[::1] = goal  # type: ignore[assignment]
+        for t in range(w):
+            want[t] = (target >> (64 * t)) & MASK64
+        for slot in range(src.size):
+            base = stride * slot
+            count = slots[base + w]
+            if count == 0:
+                continue
+            word = 0
+            for t in range(m):
+                if t % PER_WORD == 0:
+                    word = slots[base + t // PER_WORD]
+                self.cur[t] = cython.cast(cython.int, word & 31)
+                word >>= SQUARE_BITS
+            nfree = 0
+            for t in range(self.nbn[s]):
+                if self.cur[self.nb[4 * s + t]] != FULL:
+                    self.free[nfree] = self.nb[4 * s + t]
+                    nfree += 1
+            way = 0
+            for a in range(-1, nfree):
+                for b in range(a + 1 if a >= 0 else 0, nfree + 1 if a >= 0 else 1):
+                    xa = self.free[a] if a >= 0 else -1
+                    xb = self.free[b] if a >= 0 and b < nfree else -1
+                    way += 1
+                    if not self._advance(s, xa, xb):
+                        continue
+                    same = True
+                    for t in range(w):
+                        if self.pk[t] != want[t]:
+                            same = False
+                            break
+                    if same:
+                        key = 0
+                        for t in range(w):
+                            key |= int(slots[base + t]) << (64 * t)
+                        out.append((key, way, xa, xb, int(count)))
+        return out
+
     @cython.cfunc
     @cython.exceptval(check=False)
     @cython.boundscheck(False)
@@ -643,6 +710,7 @@ class Joiner:
     first: cython.int[::1]
     hi: cython.ulonglong
     lo: cython.ulonglong
+    _code: cython.ulonglong
     #: The group of each degree pattern the right half needs.
     groups = cython.declare(dict, visibility="public")
     #: How many pairs of frontiers :meth:`join` compared.
@@ -789,6 +857,138 @@ class Joiner:
             if inner:
                 self._add_product(count, inner)
         return (int(self.hi) << 64) | int(self.lo)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def weights(self, table: Packed) -> list:  # type: ignore[type-arg]
+        """:meth:`join` state by state: for each final transfer state of ``table`` that
+        some right frontier completes, ``(key, count, inner)``, its key
+        (:meth:`Packed.items`' form), its count and the sum of the counts of the right
+        frontiers that make one cycle with it (so it takes part in ``count * inner``
+        tours).  In slot order; sampling sorts it."""
+        out: list[tuple[int, int, int]] = []
+        w: cython.Py_ssize_t = table.w
+        stride: cython.Py_ssize_t = w + 1
+        slots = table.slots
+        slot: cython.Py_ssize_t
+        base: cython.Py_ssize_t
+        r: cython.Py_ssize_t
+        count: cython.ulonglong
+        inner: object
+        t: cython.int
+        nends: cython.int
+        g: object
+        for slot in range(table.size):
+            base = stride * slot
+            count = slots[base + w]
+            if count == 0:
+                continue
+            nends = self._read_final(slots, base)
+            if nends < 0:
+                continue
+            g = self.groups.get(self._code)
+            if g is None:
+                continue
+            inner = 0
+            for r in range(self.start[g], self.start[g + 1]):
+                if self._one_cycle(r, nends):
+                    inner += self.counts[r]
+            if inner:
+                key = 0
+                for t in range(w):
+                    key |= int(slots[base + t]) << (64 * t)
+                out.append((key, int(count), inner))
+        return out
+
+    def matches(self, key: int) -> list[tuple[bytes, int]]:
+        """The right half's frontiers that make one cycle with the final transfer state
+        ``key`` (:meth:`Packed.items`' form), each as its ``2k`` squares in
+        :func:`mirrored` order (``FREE``, ``FULL``, labels from ``FIRST`` in order of
+        appearance: the right table's own key) with its count, in the order of those
+        squares."""
+        k2: cython.int = self.k2
+        t: cython.int
+        r: cython.Py_ssize_t
+        w = words_for(2 * k2)
+        words = _buffers.filled64(w, 0, COMPILED)
+        for t in range(w):
+            words[t] = (key >> (64 * t)) & MASK64  # type: ignore[index]
+        nends: cython.int = self._read_final(words, 0)  # type: ignore[arg-type]
+        g = self.groups.get(self._code) if nends >= 0 else None
+        out: list[tuple[bytes, int]] = []
+        if g is None:
+            return out
+        code: int = self._code
+        for r in range(self.start[g], self.start[g + 1]):
+            if not self._one_cycle(r, nends):
+                continue
+            values = []
+            for t in range(k2):
+                d = (code >> (2 * t)) & 3
+                if d == FIRST:  # an end: a new label, or its partner's before it
+                    p = self.partner[r * k2 + t]
+                    values.append(values[p] if p < t else FIRST + len(set(values) - {0, 1}))
+                else:  # no crossing edge: the right half's FULL; two: its FREE
+                    values.append(FULL if d == FREE else FREE)
+            out.append((bytes(values), int(self.counts[r])))
+        out.sort()
+        return out
+
+    @cython.cfunc
+    @cython.exceptval(-2)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _read_final(self, slots: cython.ulonglong[::1], base: cython.Py_ssize_t) -> cython.int:
+        """Read the right boundary of the final state packed at ``slots[base]`` as
+        :meth:`join` does (its degree code into ``_code``, its ends and pairing into
+        ``ends`` and ``mine``): its number of ends, ``-1`` for none."""
+        k2: cython.int = self.k2
+        t: cython.int
+        p: cython.int
+        v: cython.int
+        nends: cython.int = 0
+        code: cython.ulonglong = 0
+        for t in range(FIRST + k2):
+            self.first[t] = -1
+        for t in range(k2):
+            p = k2 + t
+            v = cython.cast(
+                cython.int, (slots[base + p // PER_WORD] >> (SQUARE_BITS * (p % PER_WORD))) & 31
+            )
+            if v >= FIRST:
+                code |= cython.cast(cython.ulonglong, FIRST) << (2 * t)
+                self.ends[nends] = t
+                nends += 1
+                if self.first[v] < 0:
+                    self.first[v] = t
+                    self.mine[t] = -1
+                else:
+                    self.mine[t] = self.first[v]
+                    self.mine[self.first[v]] = t
+            else:
+                code |= cython.cast(cython.ulonglong, v) << (2 * t)
+        self._code = code
+        return nends if nends else -1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _one_cycle(self, r: cython.Py_ssize_t, nends: cython.int) -> cython.bint:
+        """Whether right frontier ``r`` and the final state last read by
+        :meth:`_read_final` make one cycle."""
+        rp: cython.Py_ssize_t = r * self.k2
+        here: cython.int = self.ends[0]
+        walked: cython.int = 0
+        while True:
+            here = self.partner[rp + self.mine[here]]
+            walked += 2
+            if here == self.ends[0]:
+                break
+        return walked == nends
 
     @cython.cfunc
     @cython.exceptval(check=False)

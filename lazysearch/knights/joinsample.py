@@ -29,6 +29,9 @@ sorted order, so a seed gives the same tours compiled and as plain Python.
 
 The tables are kept in Python dicts (counts of any size): every square's table of the
 longer half, and every step's table of the transfer.  That is the cost, in memory.
+:class:`PartsSampler`, for boards 7 or more across, keeps one path of one part's
+transfer at a time in the compiled core's tables instead, the tours numbered part by
+part.
 """
 
 from __future__ import annotations
@@ -347,32 +350,40 @@ class PartsSampler(JoinSampler):
     >>> sampler.count
     8
     >>> PartsSampler(6, 6).draw(random.Random(1))[:3]
-    [(0, 0), (1, 2), (0, 4)]
+    [(0, 0), (2, 1), (4, 0)]
 
     Where :class:`JoinSampler` keeps every step's table of the whole transfer, this one
-    keeps none of it: a tour's crossing degrees (none, one or two edges on each right
-    boundary square) are chosen one square at a time, each in proportion to the count
-    of the tours that take it after those chosen so far (the join's parts,
-    :func:`~lazysearch.knights._join._transfer_part_or_stop`, counted in the compiled
-    core and remembered for the next draw); the transfer is then redone for those
-    degrees alone, its tables kept, and walked back as :class:`JoinSampler` does.  The
-    left table is folded (one of each frontier and its mirror image, with both counts):
-    the left half's edges are drawn from either, and when they reach the image, the
-    crossing and right edges drawn are turned over with it (the halves and the cut are
-    symmetric), so each tour is still drawn with probability ``1 / count``.  The
-    program's tables of the longer half are kept in the compiled core's tables.
-    ``tick(where)``, if given, is called after each square of the halves and each part
-    counted, ``where`` saying which in words.  ``parts`` names a checkpoint of the
+    keeps one part's path of tables at a time.  A tour's crossing degrees (none, one or
+    two edges on each right boundary square) stay in the transfer's states, so the
+    tours that take given degrees on the first right squares are a part the join counts
+    on its own (:func:`~lazysearch.knights._join._transfer_part_or_stop`).  The tours
+    are numbered part after part in the count's depth-first order: a draw takes a
+    number below :attr:`count`, goes down the parts whose counts are known to the one
+    it falls in, and takes that part's transfer depth first with the tables of the
+    current path kept, until the final table the number falls in; there it picks the
+    final state and the right frontier by the number and walks the transfer back
+    (:meth:`_draw_in_part`, :meth:`_walk_back`).  The left table is folded (one of
+    each frontier and its mirror image, with both counts): the left half's edges are
+    drawn from either, and when they reach the image, the crossing and right edges
+    drawn are turned over with it (the halves and the cut are symmetric), so each tour
+    is still drawn with probability ``1 / count``.  The program's tables of the longer
+    half are kept in the compiled core's tables.  ``tick(where)``, if given, is called
+    after each square of the halves, each part counted and each crossing square of a
+    part drawn in, ``where`` saying which in words.  ``parts`` names a checkpoint of the
     join's count of this board (:mod:`lazysearch.knights.joinrun`: its parts by the
     degrees of the first three right squares, the same folded counts): the parts it
     records are not counted again (8x8's take 1,042 s of CPU), those it lacks are;
     :class:`~lazysearch.errors.CheckpointError` if it is not one of this board.
+    ``workers > 1`` counts the parts the file lacks (all of them without one) in that
+    many forked processes, by the degrees of the first three right squares.
 
     Notes
     -----
-    The counts cost about one count of the board for the first square's three parts,
-    then less and less (8x8: the count is 1,042 s of CPU); what is kept is the halves'
-    tables, the left and right boundary tables and one part's tables.
+    Building counts the first square's three parts (about one count of the board:
+    8x8's is 1,042 s of CPU) unless ``parts`` gives them; a batch of draws then walks,
+    once each, part of the parts its numbers fall in (8x8 with a checkpoint: three
+    tours in 261 s of CPU).  What is kept is the halves' tables, the left and right
+    boundary tables and one path of a part's tables.
     """
 
     def __init__(
@@ -384,7 +395,10 @@ class PartsSampler(JoinSampler):
         max_states: int | None = None,
         tick: Any = None,
         parts: str | os.PathLike[str] | None = None,
+        workers: int = 1,
     ) -> None:
+        if workers < 1:
+            raise ValueError(f"PartsSampler() needs workers >= 1, not {workers!r}")
         self._tick = tick
         k, n = min(rows, cols), max(rows, cols)
         if k < 3 or n < 4:
@@ -461,8 +475,43 @@ class PartsSampler(JoinSampler):
             for prefix, (found, _, _) in read_parts(os.fspath(parts), k, n).items():
                 self.parts[prefix] = found
                 self._seeded = max(self._seeded, len(prefix))
+        if workers > 1:
+            self._count_in_processes(workers)
         self.count = sum(self._part((d,)) for d in range(3))
         self.seconds = time.perf_counter() - began
+
+    def _count_in_processes(self, workers: int) -> None:
+        """Count the parts by the degrees of the first three right squares that are not
+        known yet in ``workers`` forked processes, as the join's count shares them
+        (:func:`~lazysearch.knights._join._packed_transfer`)."""
+        join = self._join
+        depth = min(3, 2 * self.k)
+        done = {p: (found, 0, 0) for p, found in self.parts.items() if len(p) == depth}
+
+        def on_part(prefix: tuple[int, ...], summary: tuple[int, int, int]) -> None:
+            self.parts[prefix] = summary[0]
+            self.peak = max(self.peak, summary[1])
+
+        shared = self._shared
+        try:
+            join._packed_transfer(
+                join.JoinCount(self.rows, self.cols),
+                shared["transfer"],
+                shared["left"],
+                shared["joiner"],
+                shared["limit"],
+                workers,
+                shared["split"],
+                self._tick,
+                done,
+                on_part,
+            )
+        except join._Stop as stop:
+            raise TooManyStatesError(
+                f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
+                f"table went {stop.why} at crossing square {stop.square + 1}"
+            ) from None
+        self._seeded = max(self._seeded, depth)
 
     def _level(self, i: int) -> dict[int, int]:
         level = self._levels[i]
@@ -495,111 +544,241 @@ class PartsSampler(JoinSampler):
         return found
 
     def draw_many(self, k: int, rng: random.Random) -> list[list[Square]]:
+        """``k`` tours drawn independently and uniformly with ``rng``: ``k`` numbers
+        below :attr:`count` first, each naming one tour, then each part the numbers
+        fall in walked once for all of them (:meth:`_draw_in_part`).
+
+        Raises :class:`LookupError` when the board has no closed tour."""
         if self.count == 0:
             raise LookupError(f"the {self.rows}x{self.cols} board has no closed tour to draw")
-        return self._halves([self._draw_one(rng) for _ in range(k)], rng)
+        picks = [rng.randrange(self.count) for _ in range(k)]
+        drawn: list[Any] = [None] * k
+        # Down the parts whose counts are known, then a part's own transfer.
+        todo: list[tuple[tuple[int, ...], list[tuple[int, int]]]] = [
+            ((), sorted((pick, j) for j, pick in enumerate(picks)))
+        ]
+        while todo:
+            prefix, inside = todo.pop(0)
+            counts = [self._known((*prefix, d)) for d in range(3)]
+            if len(prefix) == 2 * self.k or None in counts:
+                self._draw_in_part(prefix, inside, drawn, rng)
+                continue
+            passed = 0
+            for d, known in enumerate(counts):
+                count = known or 0
+                here = [(pick - passed, j) for pick, j in inside if 0 <= pick - passed < count]
+                if here:
+                    todo.append(((*prefix, d), here))
+                passed += count
+        return self._halves(drawn, rng)
 
-    def _draw_one(self, rng: random.Random) -> tuple[list[tuple[int, int]], bytes, bytes]:
-        """A tour's crossing edges (sweep indices), its folded left boundary frontier
-        and its right one (:func:`~lazysearch.knights._join.mirrored` order)."""
-        kk, c = self.k, self.c
-        k2 = 2 * kk
+    def _known(self, prefix: tuple[int, ...]) -> int | None:
+        """The count of the part ``prefix`` if known without a transfer (0 off the trie,
+        counted or read before, or the sum of those read under it), else ``None``."""
+        if not self._join._in_trie(self._shared["trie"], prefix):
+            return 0
+        if prefix in self.parts or len(prefix) < self._seeded:
+            return self._part(prefix)
+        return None
+
+    def _draw_in_part(
+        self,
+        prefix: tuple[int, ...],
+        inside: list[tuple[int, int]],
+        drawn: list[Any],
+        rng: random.Random,
+    ) -> None:
+        """The tours numbered ``inside`` (``(number within the part, draw)``, sorted) of
+        the part ``prefix``: its transfer taken depth first as the count takes it
+        (:func:`~lazysearch.knights._join._transfer_part_or_stop`), each table kept
+        while the tables after it are taken, so that the tables before every right
+        square are at hand when a final table holds a number: the tours are the
+        final tables' in order, each final table's by its states in order of their
+        keys.  Stops after the last number."""
         join = self._join
-        # 1. The crossing degrees, square by square, by the counts of the parts.
-        prefix: tuple[int, ...] = ()
-        for _ in range(k2):
-            weights = [self._part((*prefix, d)) for d in range(3)]
-            pick = rng.randrange(sum(weights))
-            d = 0
-            while pick >= weights[d]:
-                pick -= weights[d]
-                d += 1
-            prefix = (*prefix, d)
-        # 2. That part's transfer again, every step's table kept (as dicts of states).
         transfer = self._transfer
         trie = self._shared["trie"]
-        table = self._shared["left"]
-        steps: list[dict[bytes, int]] = []
-        for s, d in enumerate(prefix):
-            steps.append({_decode(x, 4 * kk): y for x, y in table.items().items()})
-            out = join.Packed(self._w, self._limit)
-            join._step(transfer, s, table, [out if d == e else None for e in range(3)], trie)
-            table = out
-        final = {_decode(x, 4 * kk): y for x, y in table.items().items()}
-        # The right frontiers of the degrees chosen, and the pairs of the join.
-        code = sum((0 if d == 0 else 1 if d == 1 else 2) << (2 * t) for t, d in enumerate(prefix))
-        rights: dict[bytes, int] = {}
-        for x, y in self._right_packed.items().items():
-            seen = _decode(x, k2)
-            need = sum(
-                (_FULL if v == _FREE else _FREE if v == _FULL else _FIRST) << (2 * t)
-                for t, v in enumerate(seen)
-            )
-            if need == code:
-                rights[seen] = y
-        pairs: list[tuple[bytes, bytes, int]] = []
-        for key in sorted(final):
-            seen = key[k2:]
-            ends, mine = join.partners(seen)
-            if not ends:
-                continue
-            for other in sorted(rights):
-                if join.one_cycle(ends, mine, join.partners(other)[1]):
-                    pairs.append((key, other, final[key] * rights[other]))
-        pick = rng.randrange(sum(weight for _, _, weight in pairs))
+        joiner = self._shared["joiner"]
+        limit = self._limit
+        k2 = 2 * self.k
+        split = self._shared["split"]
+        w = self._w
+        chain: list[Any] = [self._shared["left"]]
+        try:
+            for s, d in enumerate(prefix):
+                out = join.Packed(w, limit)
+                join._step(
+                    transfer, s, chain[-1], [out if d == e else None for e in range(3)], trie
+                )
+                chain.append(out)
+                self.peak = max(self.peak, out.used)
+            # (the square the table is before, the table, the tables before it)
+            stack: list[tuple[int, Any, tuple[Any, ...]]] = [
+                (len(prefix), chain[-1], tuple(chain[:-1]))
+            ]
+            del chain
+            at = passed = 0
+            while stack and at < len(inside):
+                s, table, before = stack.pop()
+                if self._tick is not None:
+                    self._tick(f"drawing in part {prefix}: crossing square {min(s + 1, k2)}")
+                if s == k2:
+                    found = joiner.join(table)
+                    if at < len(inside) and inside[at][0] < passed + found:
+                        ranked = sorted(joiner.weights(table))
+                        while at < len(inside) and inside[at][0] < passed + found:
+                            pick, j = inside[at]
+                            drawn[j] = self._walk_back(before, ranked, pick - passed, rng)
+                            at += 1
+                        del ranked
+                    passed += found
+                    continue
+                outs = (
+                    [join.Packed(w, limit) for _ in range(3)]
+                    if s < split
+                    else [join.Packed(w, limit)] * 3
+                )
+                join._step(transfer, s, table, list(outs), trie)
+                for out in reversed(outs if s < split else outs[:1]):
+                    self.peak = max(self.peak, out.used)
+                    if out.used:
+                        stack.append((s + 1, out, (*before, table)))
+                del outs, table
+        except join._Stop as stop:
+            raise TooManyStatesError(
+                f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
+                f"table went {stop.why} at crossing square {stop.square + 1}"
+            ) from None
+        if at < len(inside):  # pragma: no cover - the parts' counts add up
+            raise RuntimeError(f"part {prefix}: its tours do not reach number {inside[at][0]}")
+
+    def _walk_back(
+        self,
+        before: tuple[Any, ...],
+        ranked: list[tuple[int, int, int]],
+        pick: int,
+        rng: random.Random,
+    ) -> tuple[list[tuple[int, int]], bytes, bytes]:
+        """The tour numbered ``pick`` of a final table (``ranked``: its states'
+        ``(key, count, inner)`` by key, :meth:`Joiner.weights`), the tables before each
+        right square in ``before``: its crossing edges (sweep indices), its folded left
+        boundary frontier and its right one (:func:`~lazysearch.knights._join.mirrored`
+        order).
+
+        The final state ``F`` covers ``count(F) * inner(F)`` numbers; the number's
+        remainder by ``inner(F)`` is uniform below it and picks the right frontier
+        among those that complete ``F`` (:meth:`Joiner.matches`, by their counts).
+        Then each right square's predecessors of the current state (one compiled scan
+        of the table before it, :meth:`Transfer.predecessors`) are chosen with ``rng``
+        in proportion to their counts, in order of key."""
+        kk, c = self.k, self.c
         at = 0
-        while pick >= pairs[at][2]:
-            pick -= pairs[at][2]
+        while pick >= ranked[at][1] * ranked[at][2]:
+            pick -= ranked[at][1] * ranked[at][2]
             at += 1
-        key, other, _ = pairs[at]
-        # 3. The crossing edges, walked back.
+        key, _, inner = ranked[at]
+        pick %= inner
+        rights = self._shared["joiner"].matches(key)
+        at = 0
+        while pick >= rights[at][1]:
+            pick -= rights[at][1]
+            at += 1
+        other = rights[at][0]
         edges: list[tuple[int, int]] = []
-        for s in range(k2 - 1, -1, -1):
-            before = steps[s]
-            ways = []
-            for x in sorted(before):
-                for xa, xb, after in transfer.successors(s, x):
-                    if after == key:
-                        ways.append((x, xa, xb, before[x]))
-            key, xa, xb = self._choose(ways, rng, f"crossing square {s}")
+        for s in range(2 * kk - 1, -1, -1):
+            ways = sorted(self._transfer.predecessors(s, before[s], key))
+            chosen = self._choose(
+                [(x, xa, xb, n) for x, _, xa, xb, n in ways], rng, f"crossing square {s}"
+            )
+            key, xa, xb = chosen
             y = (c + s // kk) * kk + s % kk
             for x in (xa, xb):
                 if x >= 0:
                     edges.append((y, (c - 2 + x // kk) * kk + x % kk))
-        return edges, key[:k2], other
+        return edges, _decode(key, 4 * kk)[: 2 * kk], other
 
     def _halves(
         self, drawn: list[tuple[list[tuple[int, int]], bytes, bytes]], rng: random.Random
     ) -> list[list[Square]]:
         """The tours of ``drawn`` (each its crossing edges, left boundary frontier and
-        right one), their halves walked back together.  The left half's edges come from
-        the folded frontier or its image; when from the image, the crossing and right
-        edges are turned over with it."""
+        right one), both halves of every tour walked back together
+        (:meth:`_walk_halves`).  The left half's edges come from the folded frontier or
+        its image; when from the image, the crossing and right edges are turned over
+        with it."""
         kk, n, c = self.k, self.n, self.c
         w = 2 * kk + 1
-        top_left = self._level(c * kk)
-        lefts: list[int] = []
+        keys, counts = self._exported(c * kk)
+        wanted = {_program_key(x, w) for _, seen, _ in drawn for x in (seen, _turned(seen, kk))}
+        top_left = {key: count for key, count in zip(keys, counts, strict=True) if key in wanted}
+        del keys, counts
+        starts: list[tuple[int, int]] = []
         turns: list[bool] = []
-        rights: list[int] = []
+        rights: list[tuple[int, int]] = []
         for _, seen, other in drawn:
-            keys = {_program_key(x, w) for x in (seen, _turned(seen, kk))}
-            left_key = self._pick_key([(x, top_left[x]) for x in keys if x in top_left], rng)
-            lefts.append(left_key)
+            options = {_program_key(x, w) for x in (seen, _turned(seen, kk))}
+            left_key = self._pick_key([(x, top_left[x]) for x in options if x in top_left], rng)
+            starts.append((left_key, c * kk))
             turns.append(left_key != _program_key(seen, w))
             unmirrored = bytes(self._join.renumber(list(other[kk:]) + list(other[:kk])))
-            rights.append(_program_key(unmirrored, w))
-        del top_left
+            rights.append((_program_key(unmirrored, w), (n - c) * kk))
+        walked = self._walk_halves(starts + rights, rng)
         tours = []
-        halves = self._walk_half(lefts, c * kk, rng)
-        mirrored = self._walk_half(rights, (n - c) * kk, rng)
-        for (edges, _, _), half, image, turn in zip(drawn, halves, mirrored, turns, strict=True):
+        for j, (edges, _, _) in enumerate(drawn):
+            half, image = walked[j], walked[len(drawn) + j]
             rest = edges + [
                 ((n - 1 - a // kk) * kk + a % kk, (n - 1 - b // kk) * kk + b % kk) for a, b in image
             ]
-            if turn:
+            if turns[j]:
                 rest = [
                     ((a // kk) * kk + kk - 1 - a % kk, (b // kk) * kk + kk - 1 - b % kk)
                     for a, b in rest
                 ]
             tours.append(self._tour(half + rest, rng))
         return tours
+
+    def _exported(self, i: int) -> tuple[list[int], list[int]]:
+        """The program's table before square ``i`` as its keys and their counts, in one
+        order (from the compiled table's buffer, without a dict)."""
+        level = self._levels[i]
+        if isinstance(level, dict):
+            return list(level), list(level.values())
+        buffer, counts = level.export()
+        used = len(counts)
+        if level.kw == 1:
+            return buffer[:used].tolist(), counts
+        low = buffer[0 : 2 * used : 2].tolist()
+        high = buffer[1 : 2 * used : 2].tolist()
+        return [a | (b << 64) for a, b in zip(low, high, strict=True)], counts
+
+    def _walk_halves(
+        self, starts: list[tuple[int, int]], rng: random.Random
+    ) -> list[list[tuple[int, int]]]:
+        """The edges of a half (sweep indices) for each ``(key, top)`` of ``starts``,
+        a program's frontier after ``top`` squares, walked back to the empty board:
+        :meth:`JoinSampler._walk_half` for all of them at once, so each table is read
+        once for both halves of every tour (the right half is the mirror image's
+        left, the same tables)."""
+        counter = self._counter
+        edges: list[list[tuple[int, int]]] = [[] for _ in starts]
+        current = [key for key, _ in starts]
+        for i in range(max(top for _, top in starts) - 1, -1, -1):
+            active = [j for j, (_, top) in enumerate(starts) if i < top]
+            targets = sorted({current[j] for j in active})
+            place = {q: t for t, q in enumerate(targets)}
+            after = {q: 1 << (_DIGIT * t) for t, q in enumerate(targets)}
+            keys, counts = self._exported(i)
+            hits = counter.completions(i, keys, after)
+            weight = {key: count for key, count in zip(keys, counts, strict=True) if key in hits}
+            del keys, counts
+            found: list[list[tuple[int, int, int, int]]] = [[] for _ in targets]
+            for key in sorted(hits):
+                for a, b, later in counter.successors(i, key):
+                    if later in place:
+                        found[place[later]].append((key, a, b, weight[key]))
+            for j in active:
+                key, a, b = self._choose(found[place[current[j]]], rng, f"square {i}")
+                for x in (a, b):
+                    if x >= 0:
+                        edges[j].append((i, x))
+                current[j] = key
+        return edges
