@@ -350,6 +350,40 @@ def test_parts_read_from_a_join_checkpoint(tmp_path: Path) -> None:
         PartsSampler(8, 6, parts=path)
 
 
+def test_sample_takes_a_counts_checkpoint_and_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``knights.sample(..., parts=FILE, workers=N)`` hands both to the parts: the same
+    tours as drawn afresh, and nothing counted again from a finished count's file; both
+    refused, naming the method, where the draw is not in parts."""
+    from lazysearch import knights
+    from lazysearch.knights import joinrun, joinsample
+
+    path = tmp_path / "join.json"
+    assert joinrun.count_joined(5, 6, checkpoint=path).count == 8
+    fresh = knights.sample(5, 6, closed=True, k=4, seed=3, method="parts")
+    made: list[dict[str, object]] = []
+    real = joinsample.PartsSampler
+
+    def spy(*args: object, **kwargs: object) -> object:
+        made.append(kwargs)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(joinsample, "PartsSampler", spy)
+    read = knights.sample(5, 6, closed=True, k=4, seed=3, method="parts", parts=path)
+    two = knights.sample(5, 6, closed=True, k=4, seed=3, method="parts", workers=2)
+    assert read == fresh == two and len(read) == 4
+    for tour in read:
+        knights.verify(tour, 5, 6, closed=True)
+    assert [(m["parts"], m["workers"]) for m in made] == [(path, 1), (None, 2)]
+    with pytest.raises(knights.KnightsError, match="draws by 'join'"):
+        knights.sample(6, 7, closed=True, parts=path)
+    with pytest.raises(knights.KnightsError, match="draws by 'dp'"):
+        knights.sample(5, 6, workers=2)
+    with pytest.raises(knights.KnightsError, match="workers must be a whole number >= 1"):
+        knights.sample(5, 6, closed=True, method="parts", workers=0)
+
+
 @pytest.mark.skipif(not compiled(), reason="seconds as plain Python")
 def test_parts_are_counted_depth_first_as_the_join_counts_them() -> None:
     """The parts' tables split by the degrees of the whole column next to the cut, as

@@ -704,6 +704,8 @@ def sample(
     seed: int | None = None,
     max_states: int | None = None,
     method: str = "auto",
+    parts: str | os.PathLike[str] | None = None,
+    workers: int = 1,
 ) -> list[Tour]:
     """``k`` tours drawn independently and exactly uniformly from all the tours that
     :func:`count_tours` (open) or :func:`count_closed` (closed) counts.
@@ -737,13 +739,23 @@ def sample(
         tables, so it reaches 7x8); ``"auto"`` (default): the join for closed tours 5
         or 6 across from 42 squares on, where it was measured faster, the parts 7 or
         more across, the program elsewhere.
+    parts
+        Drawing in parts only: the checkpoint of a count of the same board by the join
+        (:func:`lazysearch.knights.joinrun.count_joined`'s ``checkpoint``, or
+        ``lazysearch knights 8 --closed --count --checkpoint FILE``), whose parts'
+        counts are then not counted again (8x8: about 1,000 s of CPU saved).
+    workers
+        Drawing in parts only: the processes that count the parts not known yet.
 
     Raises
     ------
     KnightsError
         If a side is < 1, ``start`` is off the board, ``k`` is not a whole number >= 0,
-        ``seed`` not a whole number, or ``method`` not one of those above (``"join"``
-        for open tours).
+        ``seed`` not a whole number, ``method`` not one of those above (``"join"``
+        for open tours), or ``parts`` or ``workers`` given to another method than the
+        parts.
+    CheckpointError
+        If ``parts`` is not a checkpoint of a count of this board by the join.
     TooManyStatesError
         If the tables would pass ``max_states`` frontiers, or at once for closed tours
         7 or more across by ``"join"``: it keeps every table of the transfer in Python
@@ -766,12 +778,19 @@ def sample(
         raise KnightsError(f"k is how many tours to draw, a whole number >= 0, got {k!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise KnightsError(f"seed must be a whole number or None, got {seed!r}")
-    _sample_method(rows, cols, closed, method)
+    chosen = _sample_method(rows, cols, closed, method)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise KnightsError(f"workers must be a whole number >= 1, got {workers!r}")
+    if chosen != "parts" and (parts is not None or workers != 1):
+        raise KnightsError(
+            f"parts= and workers= are for drawing in parts (method='parts', or 'auto' for "
+            f"closed tours 7 or more across); {rows}x{cols} draws by {chosen!r}"
+        )
     if k == 0 or no_tour_reason(rows, cols, start=start, closed=closed):
         return []
     import random
 
-    sampler = _sampler(rows, cols, start, closed, method, max_states)
+    sampler = _sampler(rows, cols, start, closed, method, max_states, parts, workers)
     if sampler.count == 0:
         return []
     return [Tour(tour, rows, cols) for tour in _draw(sampler, k, random.Random(seed))]
@@ -815,14 +834,21 @@ def _sampler(
     closed: bool,
     method: str,
     max_states: int | None,
+    parts: str | os.PathLike[str] | None = None,
+    workers: int = 1,
 ) -> Any:
     """The sampler :func:`sample` draws with (``count``, and tours by :func:`_draw`)."""
     chosen = _sample_method(rows, cols, closed, method)
-    if chosen in ("join", "parts"):
-        from .joinsample import JoinSampler, PartsSampler
+    if chosen == "parts":
+        from .joinsample import PartsSampler
 
-        make = JoinSampler if chosen == "join" else PartsSampler
-        return make(rows, cols, start=start, max_states=max_states)
+        return PartsSampler(
+            rows, cols, start=start, max_states=max_states, parts=parts, workers=workers
+        )
+    if chosen == "join":
+        from .joinsample import JoinSampler
+
+        return JoinSampler(rows, cols, start=start, max_states=max_states)
     from .counting import TourSampler
 
     return TourSampler(rows, cols, start=start, closed=closed, max_states=max_states)
