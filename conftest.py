@@ -18,7 +18,8 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # __main__ runs the command line on import; the engine source is shadowed by its
-# compiled extension when one is built, so its doctest collection would mismatch.
+# compiled extension when one is built, so its doctest collection would mismatch
+# (tests/test_engine_doctests.py runs the engines' examples on their source instead).
 collect_ignore = [
     "lazysearch/__main__.py",
     *(name.replace(".", "/") + ".py" for name in _ENGINES),
