@@ -4,6 +4,8 @@ the plain-Python join equal to the compiled one, the published counts, and bad i
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -191,15 +193,23 @@ def test_seven_by_seven_past_the_bound_says_so() -> None:
         _openjoin().open_join_count(7, 7, max_states=50_000)  # type: ignore[attr-defined]
 
 
+@functools.cache
+def _five_by_six() -> tuple[int, int]:
+    """5x6's open tours by the program, and the pairs the join compares in one process
+    (once for the three tests below: 13 s each as plain Python when each made its own)."""
+    joined = _openjoin().open_join_count(5, 6)  # type: ignore[attr-defined]
+    return frontier_count(5, 6).count, joined.pairs
+
+
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # The left frontiers in parts, part 0 here and the others in forked processes: the
     # same count and the same pairs compared, however many.
     module = _openjoin()
+    count, pairs = _five_by_six()
     monkeypatch.setattr(module, "PARTS_FROM", 0)
     joined = module.open_join_count(5, 6, workers=workers)  # type: ignore[attr-defined]
-    assert joined.count == frontier_count(5, 6).count
-    assert joined.pairs == module.open_join_count(5, 6).pairs  # type: ignore[attr-defined]
+    assert (joined.count, joined.pairs) == (count, pairs)
 
 
 @pytest.mark.skipif(not compiled(), reason="compiled only: 6x7 takes minutes as plain Python")
