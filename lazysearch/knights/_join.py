@@ -692,6 +692,7 @@ def _needed(
     return code
 
 
+@cython.final  # (its methods are called directly, so _one_cycle can be inlined in join)
 @cython.cclass
 class Joiner:
     """The join of the packed transfer: the right half's boundary frontiers grouped by
@@ -790,23 +791,15 @@ class Joiner:
         leave it) and the right half's frontiers that fit: the sum, over pairs whose
         degrees add up to two on every square and whose pairings of the ends make one
         cycle, of the products of their counts."""
-        k2: cython.int = self.k2
         w: cython.Py_ssize_t = table.w
         stride: cython.Py_ssize_t = w + 1
         slots = table.slots
         slot: cython.Py_ssize_t
         base: cython.Py_ssize_t
         r: cython.Py_ssize_t
-        rp: cython.Py_ssize_t
         count: cython.ulonglong
         inner: cython.ulonglong
-        code: cython.ulonglong
-        t: cython.int
-        p: cython.int
-        v: cython.int
         nends: cython.int
-        here: cython.int
-        walked: cython.int
         g: object
         self.hi = 0
         self.lo = 0
@@ -815,43 +808,15 @@ class Joiner:
             count = slots[base + w]
             if count == 0:
                 continue
-            code = 0
-            nends = 0
-            for t in range(FIRST + k2):
-                self.first[t] = -1
-            for t in range(k2):
-                p = k2 + t
-                v = cython.cast(
-                    cython.int, (slots[base + p // PER_WORD] >> (SQUARE_BITS * (p % PER_WORD))) & 31
-                )
-                if v >= FIRST:
-                    code |= cython.cast(cython.ulonglong, FIRST) << (2 * t)
-                    self.ends[nends] = t
-                    nends += 1
-                    if self.first[v] < 0:
-                        self.first[v] = t
-                        self.mine[t] = -1
-                    else:
-                        self.mine[t] = self.first[v]
-                        self.mine[self.first[v]] = t
-                else:
-                    code |= cython.cast(cython.ulonglong, v) << (2 * t)
-            if nends == 0:
+            nends = self._read_final(slots, base)
+            if nends < 0:
                 continue
-            g = self.groups.get(code)
+            g = self.groups.get(self._code)
             if g is None:
                 continue
             inner = 0
             for r in range(self.start[g], self.start[g + 1]):
-                rp = r * k2
-                here = self.ends[0]
-                walked = 0
-                while True:
-                    here = self.partner[rp + self.mine[here]]
-                    walked += 2
-                    if here == self.ends[0]:
-                        break
-                if walked == nends:
+                if self._one_cycle(r, nends):
                     inner += self.counts[r]
             self.pairs += self.start[g + 1] - self.start[g]
             if inner:
@@ -973,6 +938,7 @@ class Joiner:
         return nends if nends else -1
 
     @cython.cfunc
+    @cython.inline
     @cython.exceptval(check=False)
     @cython.boundscheck(False)
     @cython.wraparound(False)
