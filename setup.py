@@ -26,6 +26,7 @@ CORE = [
     "lazysearch/knights/_count.py",
     "lazysearch/knights/_join.py",
     "lazysearch/knights/_openjoin.py",
+    "lazysearch/knights/_order.py",
     "lazysearch/knights/_tour.py",
     "lazysearch/puzzles/_tiling.py",
     "lazysearch/puzzles/_units.py",

@@ -165,6 +165,37 @@ def test_count_open_by_join(benchmark: Any, name: str) -> None:
         benchmark.extra_info[f"{phase} seconds"] = round(seconds, 2)
 
 
+# The program over an order of the squares chosen to keep its frontier narrow
+# (knights.ordering; issue 17's 6x6 open target: under 0.1 s), its order found afresh in
+# each round (the greedy search is part of the time), beside the join in the same run.
+ORDER_COUNTS: dict[str, tuple[int, int, bool, tuple[int, int] | None, int]] = {
+    "6x6 open by the order (6,637,920)": (6, 6, False, None, 6_637_920),
+    "6x6 open from a corner by the order (524,486)": (6, 6, False, (0, 0), 524_486),
+    "6x6 closed by the order (9862)": (6, 6, True, None, 9862),
+    "5x7 open by the order (1,245,736)": (5, 7, False, None, 1_245_736),
+    "6x7 closed by the order (1,067,638)": (6, 7, True, None, 1_067_638),
+}
+
+
+@pytest.mark.parametrize("name", list(ORDER_COUNTS))
+def test_count_by_order(benchmark: Any, name: str) -> None:
+    from lazysearch.knights import ordering
+
+    rows, cols, closed, start, expected = ORDER_COUNTS[name]
+    benchmark.group = "knights: counts by the program over an order"
+    found = benchmark.pedantic(
+        ordering.order_count,
+        args=(rows, cols),
+        kwargs={"closed": closed, "start": start},
+        rounds=5,
+        iterations=1,
+    )
+    assert found.count == expected
+    benchmark.extra_info["widest frontier"] = found.widest
+    benchmark.extra_info["frontiers at most"] = found.peak_states
+    benchmark.extra_info["frontiers summed"] = sum(found.states)
+
+
 @pytest.mark.skipif(
     not os.environ.get("LAZYSEARCH_SLOW_BENCH"),
     reason="over a minute on the loaded machine: set LAZYSEARCH_SLOW_BENCH=1",

@@ -53,6 +53,7 @@ _ENGINES = (
     "lazysearch.knights._count",
     "lazysearch.knights._join",
     "lazysearch.knights._openjoin",
+    "lazysearch.knights._order",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
     "lazysearch.puzzles._units",

@@ -413,9 +413,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     knights.add_argument(
         "--method",
-        choices=("auto", "dp", "enumerate", "join", "parts"),
+        choices=("auto", "dp", "enumerate", "join", "order", "parts"),
         help="with --count: 'dp' counts by dynamic programming over the board's "
-        "cross-sections (one process, no tour built), 'join' (closed tours) runs it on "
+        "cross-sections (one process, no tour built), 'order' by the same kind of "
+        "program over an order of the squares chosen to keep its frontier narrow (one "
+        "process, no bar or checkpoint), 'join' (closed tours) runs 'dp' on "
         "the two halves and joins them across the middle, 'enumerate' walks every tour, "
         "'auto' (default) picks the faster for the board; with --sample, 'dp' draws "
         "from the program's tables, 'join' (closed tours) through the join, 'parts' "
@@ -1685,6 +1687,16 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
                 method = "enumerate" if args.node_limit is not None else "dp"
             elif args.closed and (args.progress or args.node_limit is not None):
                 method = "dp"
+        if method == "order" and (budgeted or args.progress):
+            # One pass, no bar, nothing to save: 'auto' hands such a count to the
+            # columns' program, which has both.
+            if args.method not in (None, "auto"):
+                raise CliError(
+                    "--method order counts in one pass without a bar, checkpoint or limit: "
+                    "leave out --progress, --checkpoint, --resume, --time-limit and "
+                    "--node-limit, or use --method dp"
+                )
+            method = "enumerate" if args.node_limit is not None else "dp"
         if method == "dp" and args.node_limit is not None:
             raise CliError(
                 f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "
