@@ -166,8 +166,9 @@ def test_count_open_by_join(benchmark: Any, name: str) -> None:
 
 
 # The program over an order of the squares chosen to keep its frontier narrow
-# (knights.ordering; issue 17's 6x6 open target: under 0.1 s), its order found afresh in
-# each round (the greedy search is part of the time), beside the join in the same run.
+# (knights.ordering; issue 17's 6x6 open target: under 0.1 s): 6x6's order is the one
+# stored in ordering.ORDERS, the others' are found afresh in each round (the greedy
+# search is part of their time).
 ORDER_COUNTS: dict[str, tuple[int, int, bool, tuple[int, int] | None, int]] = {
     "6x6 open by the order (6,637,920)": (6, 6, False, None, 6_637_920),
     "6x6 open from a corner by the order (524,486)": (6, 6, False, (0, 0), 524_486),
@@ -194,6 +195,47 @@ def test_count_by_order(benchmark: Any, name: str) -> None:
     benchmark.extra_info["widest frontier"] = found.widest
     benchmark.extra_info["frontiers at most"] = found.peak_states
     benchmark.extra_info["frontiers summed"] = sum(found.states)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("LAZYSEARCH_SLOW_BENCH"),
+    reason="a minute: set LAZYSEARCH_SLOW_BENCH=1",
+)
+def test_the_stored_6x6_order_is_improve_orders(benchmark: Any) -> None:
+    # knights.ordering.ORDERS[6, 6] is what this local search gives (60 s of CPU).
+    from lazysearch.knights import ordering
+
+    nb = ordering.knight_neighbours(6, 6)
+    benchmark.group = "knights: counts by the program over an order"
+    found = benchmark.pedantic(
+        ordering.improve_order,
+        args=(nb, ordering.find_order(nb)),
+        kwargs={"tries": 1000, "seed": 0},
+        rounds=1,
+        iterations=1,
+    )
+    assert tuple(found) == ordering.ORDERS[6, 6]
+
+
+@pytest.mark.skipif(
+    not os.environ.get("LAZYSEARCH_SLOW_BENCH"),
+    reason="minutes: set LAZYSEARCH_SLOW_BENCH=1",
+)
+def test_count_7x7_open_start_by_start_by_order(benchmark: Any) -> None:
+    # Each start of 7x7 by the program over a narrow order (one run: 219 s of CPU in
+    # all), weighed by its orbit: A165134's 165,575,218,320, which the open join counts
+    # too, reached through code neither shares.
+    from lazysearch.knights import ordering
+
+    def every_start() -> int:
+        total = 0
+        for square, size in knights.start_orbits(7):
+            if knights.no_tour_reason(7, 7, start=square) is None:
+                total += size * ordering.order_count(7, 7, start=square).count
+        return total
+
+    benchmark.group = "knights: counts by the program over an order"
+    assert benchmark.pedantic(every_start, rounds=1, iterations=1) == 165_575_218_320
 
 
 @pytest.mark.skipif(

@@ -534,13 +534,15 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     0.011 s against 0.046 s, 6x7 closed 1.13 s against 0.47 s.  The open tours of every
     start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
     program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
-    0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s (2.0 s since), and 6x6 too, 0.91 s against the
-    program's 2.44 s and the walk's 1.52 s.  7x7 open is counted only by the join.
+    0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s (2.0 s since), and 6x6 too, 0.91 s
+    against the program's 2.44 s and the walk's 1.52 s (now by the program over a
+    narrow order, below).  7x7 open is counted only by the join.
     """
     k, n = sorted((rows, cols))
     # The program over a narrow order (:mod:`.ordering`), CPU, one run, its order found
-    # afresh: 6x6 open 0.095 s against the join's 0.69 s; from a corner 5x7 0.022 s
-    # against the columns' program's 0.18 s, 5x8 0.29 s against 0.61 s, 6x6 0.050 s
+    # afresh (6x6 open: 0.095 s; 0.056 s with its stored order) against the join's
+    # 0.69 s; from a corner 5x7 0.022 s against the columns' program's 0.18 s, 5x8
+    # 0.29 s against 0.61 s, 6x6 0.050 s
     # against the walk's 0.54 s, 6x7 1.18 s against 9.7 s, and 7x7 in 35 s where the
     # columns' program passes its bound (6x8 41 s against 28 s, 5x6 0.010 s against the
     # walk's 0.005 s); 6x7 closed 0.067 s against the join's 0.110 s.
