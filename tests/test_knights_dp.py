@@ -287,10 +287,15 @@ def test_auto_follows_the_measured_crossovers() -> None:
     ]
     assert {_auto_method(n, 6 + n % 2, False, (0, 0)) for n in (6, 7)} == {"order"}
     assert _auto_method(7, 7, False, (3, 3)) == "order"
-    # The open tours of every start from 5x7 and 6x7 on: joined from two halves; 6x6
-    # over a narrow order.
+    # The open tours of every start from 5x7 and 6x8 on: joined from two halves; 6x6
+    # and 6x7 over a narrow order.
     assert [_auto_method(5, n, False) for n in (6, 7)] == ["enumerate", "join"]
-    assert [_auto_method(n, 6, False) for n in (5, 6, 7)] == ["enumerate", "order", "join"]
+    assert [_auto_method(n, 6, False) for n in (5, 6, 7, 8)] == [
+        "enumerate",
+        "order",
+        "order",
+        "join",
+    ]
 
 
 def test_cli_counts_by_the_program(capsys: pytest.CaptureFixture[str]) -> None:

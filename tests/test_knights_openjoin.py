@@ -225,6 +225,7 @@ def test_ctrl_c_in_a_terminal_stops_the_join_and_its_worker() -> None:
     from pathlib import Path
 
     argv = [sys.executable, "-m", "lazysearch", "knights", "6", "7", "--count"]
+    argv += ["--method", "join", "--workers", "2"]  # (auto counts 6x7 over an order)
     run = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -206,3 +207,59 @@ def test_the_command_line_counts_by_the_order() -> None:
     assert refused.returncode != 0
     assert refused.stderr.count("\n") == 1 and "--method order" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def _links(neighbours: list[list[int]]) -> tuple[list[int], list[int]]:
+    starts, links = [0], []
+    for near in neighbours:
+        links += near
+        starts.append(len(links))
+    return starts, links
+
+
+def test_the_width_search_lowers_its_sum_the_same_compiled_or_not() -> None:
+    import importlib.util
+
+    from lazysearch.knights import _order
+
+    neighbours = ordering.knight_neighbours(6, 7)
+    starts, links = _links(neighbours)
+    greedy = ordering.find_order(neighbours)
+    before = _order.width_search(starts, links, greedy, 0, 1)
+    moves = 20_000 if compiled() else 2_000
+    found, cost = _order.width_search(starts, links, greedy, moves, 1)
+    assert sorted(found) == list(range(42))
+    assert before[0] == greedy
+    # Its sum is the sum of the order it returns, and lower than the greedy order's.
+    assert _order.width_search(starts, links, found, 0, 1) == (found, cost)
+    assert cost < before[1]
+    _, sizes = ordering.greedy_order(neighbours, greedy[0])
+    assert before[1] == sum(3**s for s in sizes)
+    assert _order.width_search(starts, links, greedy, moves, 1) == (found, cost)  # seeded
+    # The engine's source run as plain Python draws the same moves.
+    source = Path(_order.__file__).with_name("_order.py")
+    spec = importlib.util.spec_from_file_location("plain_order", source)
+    assert spec is not None and spec.loader is not None
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    assert plain.width_search(starts, links, greedy, 2_000, 1) == _order.width_search(
+        starts, links, greedy, 2_000, 1
+    )
+
+
+def test_6x7_is_counted_over_a_searched_order() -> None:
+    # Closed tours, and boards whose greedy order is narrow enough, are not searched on.
+    assert ordering.board_order(6, 7, closed=True) == ordering.find_order(
+        ordering.knight_neighbours(6, 7)
+    )
+    assert ordering.board_order(5, 8) == ordering.find_order(ordering.knight_neighbours(5, 8))
+    if not compiled():
+        pytest.skip("seconds as plain Python (the search's draws: the test above)")
+    order = ordering.board_order(6, 7)
+    assert order == ordering.searched_order(ordering.knight_neighbours(6, 7))
+    assert order != ordering.find_order(ordering.knight_neighbours(6, 7))
+    found = ordering.order_count(6, 7)
+    assert found.order == order
+    assert found.count == 779_938_932 == knights.count_tours(6, 7, method="join", workers=1)
+    # The greedy order's busiest step holds 736,440.
+    assert found.peak_states < 400_000
