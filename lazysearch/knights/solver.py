@@ -542,10 +542,10 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     # The program over a narrow order (:mod:`.ordering`), CPU, one run, its order found
     # afresh (6x6 open: 0.095 s; 0.056 s with its stored order) against the join's
     # 0.69 s; from a corner 5x7 0.022 s against the columns' program's 0.18 s, 5x8
-    # 0.29 s against 0.61 s, 6x6 0.050 s
-    # against the walk's 0.54 s, 6x7 1.18 s against 9.7 s, and 7x7 in 24-35 s where the
-    # columns' program passes its bound (6x8 41 s against 28 s, 5x6 0.010 s against the
-    # walk's 0.005 s); 6x7 closed 0.067 s against the join's 0.110 s.
+    # 0.29 s against 0.61 s, 6x6 0.050 s against the walk's 0.54 s, 6x7 1.18 s against
+    # 9.7 s, and 7x7 in 24-35 s where the columns' program passes its bound (6x8 41 s
+    # against 28 s, 5x6 0.010 s against the walk's 0.005 s); 6x7 closed 0.067 s
+    # against the join's 0.110 s.
     if not closed and start is None and k == 6 and n in (6, 7):
         # 6x7 (its order searched on, 0.1 s of it): 0.92 s wall and CPU against the
         # join's 1.97 to 2.99 s wall in two processes (two runs alternating).
