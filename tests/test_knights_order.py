@@ -164,6 +164,10 @@ def test_bad_orders_and_bounds_are_refused() -> None:
         ordering.order_count(3, 4, order=[0, 1, 2])
     with pytest.raises(ValueError, match=r"order must list each of the 12 squares once"):
         ordering.order_count(3, 4, start=(0, 0), order=[0] * 12)
+    with pytest.raises(ValueError, match=r"start \(5, 0\) is not a square of the 5x5 board"):
+        ordering.order_count(5, 5, start=(5, 0))
+    with pytest.raises(ValueError, match=r"not 0x5"):
+        ordering.order_count(0, 5)
     with pytest.raises(ValueError, match="leave out start"):
         ordering.order_count(3, 4, closed=True, start=(0, 0))
     with pytest.raises(TooManyStatesError, match=r"max_states=10 frontiers at step \d+ of 25"):

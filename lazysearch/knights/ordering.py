@@ -201,9 +201,23 @@ def order_count(
         When a step holds more than ``max_states`` frontiers (default: sized from the
         machine's memory), or the order's frontier is wider than the program packs.
     ValueError
-        If ``order`` is not an order of the board's squares.
+        If a side is not a whole number >= 1, ``start`` not a square of the board, or
+        ``order`` not an order of the board's squares.
     """
     engine = _native.load("lazysearch.knights._order")
+    for side in (rows, cols):
+        if isinstance(side, bool) or not isinstance(side, int) or side < 1:
+            raise ValueError(
+                f"order_count() needs a board of whole sides >= 1, not {rows!r}x{cols!r}"
+            )
+    if start is not None and not (
+        isinstance(start, tuple)
+        and len(start) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in start)
+        and 0 <= start[0] < rows
+        and 0 <= start[1] < cols
+    ):
+        raise ValueError(f"start {start!r} is not a square of the {rows}x{cols} board")
     if rows * cols == 1:
         # The one square is the whole open tour; a cycle needs a move.
         return OrderCount(0 if closed else 1, [0], 1, [1])
