@@ -199,3 +199,76 @@ def test_verifier_rejects_wrong_solutions() -> None:
         verify(KNUTH, (0, 9))
     with pytest.raises(InvalidSolutionError, match="without one common colour"):
         verify(["p x:A", "q x:B"], (0, 1), secondary=["x"])
+
+
+# Options given as a mapping are named by its keys; a lone string is refused.
+# (Before, a mapping was read as its keys, each key a one-item option.)
+NAMED = {"A": {1, 4, 7}, "B": {1, 4}, "C": {4, 5, 7}, "D": {3, 5, 6}, "E": {2, 3, 6, 7}}
+NAMED["F"] = {2, 7}
+
+
+def test_a_mapping_of_options_gives_solutions_by_their_names() -> None:
+    solutions = exact_cover(NAMED).take(5)
+    assert solutions == [("B", "D", "F")]
+    verify(NAMED, solutions[0])  # the independent checker reads the mapping too
+    problem = ExactCover(NAMED)
+    problem.verify(solutions[0])
+    assert problem.chosen(solutions[0]) == [(1, 4), (3, 5, 6), (2, 7)]
+    assert exact_cover(NAMED).count() == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_problems())
+def test_named_options_cover_as_their_indices_do(
+    problem: tuple[list[list[object]], list[str], list[str]],
+) -> None:
+    options, primary, secondary = problem
+    names = {f"o{j}": option for j, option in enumerate(options)}
+    expected = brute_force_covers(options, primary, secondary)
+    for reduce in (False, True):
+        found = exact_cover(names, primary=primary, secondary=secondary, reduce=reduce)
+        assert {tuple(int(n[1:]) for n in s) for s in found} == expected
+    by_name = exact_cover(names, primary=primary, secondary=secondary)
+    assert by_name.count() == len(expected)
+    for s in exact_cover(names, primary=primary, secondary=secondary):
+        verify(names, s, primary=primary, secondary=secondary)
+
+
+def test_named_options_keep_costs_bounds_and_seed() -> None:
+    named = {"p": "a", "q": "b", "r": "a b"}
+    assert exact_cover(named, costs=[1, 1, 3]).cheapest().take(3) == [("p", "q"), ("r",)]
+    assert exact_cover(["a", "b", "a b"], costs=[1, 1, 3]).cheapest().take(3) == [(0, 1), (2,)]
+    twice = exact_cover({"x": "a", "y": "a", "z": "a b"}, bounds={"a": (2, 2)}).take(5)
+    assert sorted(twice) == [("x", "z"), ("y", "z")]  # 'a' twice, 'b' once
+    assert exact_cover(["a", "b", "a b"], seed=3).count() == 2
+
+
+@pytest.mark.parametrize("options", ["a b c", b"a b", bytearray(b"ab")])
+def test_a_lone_string_is_refused_not_read_as_options(options: object) -> None:
+    with pytest.raises(TypeError, match="lone string"):
+        exact_cover(options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("options", "where"), [([["a"], 5], "option 1 "), ({"A": ["a"], "B": None}, "option 'B' ")]
+)
+def test_an_option_that_is_not_iterable_is_named(options: object, where: str) -> None:
+    with pytest.raises(TypeError, match=where):
+        exact_cover(options)  # type: ignore[arg-type]
+
+
+def test_a_mapping_names_the_option_at_fault() -> None:
+    with pytest.raises(DuplicateItemError, match="option 'X' names item 'a' twice"):
+        exact_cover({"W": "b", "X": "a b a"})
+    with pytest.raises(EmptyOptionError, match="option 'W' is empty"):
+        exact_cover({"W": ""})
+
+
+def test_a_long_option_is_read_in_linear_time() -> None:
+    # An option of a million items: checking its items for repeats against a list took
+    # time quadratic in its length (an hour); with a set it is read once.
+    huge = [f"i{k}" for k in range(1_000_000)]
+    assert len(ExactCover([huge]).primary) == 1_000_000
+    with pytest.raises(DuplicateItemError, match="'i0' twice"):
+        ExactCover([[*huge[:100_000], "i0"]])
+    assert ExactCover([huge[:10_000]]).solve().count() == 1

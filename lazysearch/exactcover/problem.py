@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import chain
 from operator import mul
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
 
 from .. import _native
 from ..errors import (
@@ -16,6 +16,7 @@ from ..errors import (
     ItemConflictError,
     NoPrimaryItemError,
     UnknownItemError,
+    brief,
 )
 from ..search import Search, fingerprint
 from ..stream import Solutions
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
     from .cheapest import CheapestSearch
     from .memo import MemoCover
     from .reduce import Reduction
+
+#: What ``exact_cover`` and ``ExactCover`` take as options: a sequence of options, or a
+#: mapping of name -> option whose names then stand for the options in the solutions.
+Options = Iterable[Iterable[Hashable] | str] | Mapping[Any, Iterable[Hashable] | str]
+
+#: The names of options given as a mapping.
+N = TypeVar("N", bound=Hashable)
 
 #: No cost bound (Algorithm M's engine takes costs up to this total).
 NO_LIMIT = (1 << 62) - 1
@@ -446,6 +454,21 @@ class MCCProblem(DLXProblem):
         return CheapestSearch(self, k)
 
 
+def _option_names(options: object) -> tuple[Hashable, ...] | None:
+    """The keys of a mapping of options, which name the options in solutions; None for
+    a sequence of options.  A lone string is refused: it would read as one option per
+    character."""
+    if isinstance(options, str | bytes | bytearray):
+        raise TypeError(
+            "options must be an iterable of options, each an iterable of items or a string "
+            f"of item names, or a mapping of name -> option; got the lone string "
+            f"{brief(options)} (for one option, pass [{brief(options)}])"
+        )
+    if isinstance(options, Mapping):
+        return tuple(options)
+    return None
+
+
 def _split_text_option(text: str) -> list[Hashable]:
     """``"a b x:red"`` -> ``["a", "b", Colour("x", "red")]`` (Knuth's option lines)."""
     entries: list[Hashable] = []
@@ -471,6 +494,9 @@ class ExactCover:
         Each option is an iterable of items, or a string of whitespace-separated item
         names (``"a d g"``, with ``"x:red"`` for a coloured secondary item).  An item
         in an option is any hashable label, or a :class:`Colour` for a secondary item.
+        A mapping of name -> option names the options: solutions are then tuples of
+        names (in the mapping's order) instead of indices.  A lone string is refused
+        (``TypeError``): for one option, pass a list of one string.
     primary:
         The primary items, in the order the search should prefer on ties.  When given,
         every item an option names must be listed here or in ``secondary``.  When
@@ -482,10 +508,11 @@ class ExactCover:
         (see :class:`DLXProblem`) instead of in the order given: the same solutions,
         in another order, often with a first one sooner.
     engine:
-        ``"auto"`` (the default), ``"links"`` or ``"cells"``: the machine that walks
-        the search tree (see :meth:`DLXProblem.chosen_engine`).  Both find the same
-        solutions, each in its own tree: positions and checkpoints resume on the engine
-        that made them, and the other refuses them.
+        ``"auto"`` (the default), ``"links"``, ``"cells"`` or ``"bits"``: the machine
+        that walks the search tree (:meth:`DLXProblem.chosen_engine` says how ``"auto"``
+        picks; ``"bits"`` keeps the options as bitsets, for problems without colours).
+        All find the same solutions, each in its own tree: positions and checkpoints
+        resume on the engine that made them, and the others refuse them.
     reduce:
         Before searching, remove the options no solution can hold and the items that
         come along with others (Knuth's DLX-PRE; see :mod:`.reduce`).  The solutions
@@ -519,7 +546,7 @@ class ExactCover:
 
     def __init__(
         self,
-        options: Iterable[Iterable[Hashable] | str],
+        options: Options,
         *,
         primary: Iterable[Hashable] | None = None,
         secondary: Iterable[Hashable] | None = None,
@@ -530,9 +557,32 @@ class ExactCover:
         costs: Sequence[int] | None = None,
         seed: int | None = None,
     ) -> None:
-        rows: list[tuple[Hashable, ...]] = [
-            tuple(_split_text_option(o)) if isinstance(o, str) else tuple(o) for o in options
-        ]
+        names = _option_names(options)
+        if names is not None:
+            options = cast("Mapping[Hashable, Iterable[Hashable] | str]", options).values()
+
+        def tag(j: int) -> str:
+            """How a message names option ``j``: its index, or its key in a mapping."""
+            return str(j) if names is None else repr(names[j])
+
+        rows: list[tuple[Hashable, ...]] = []
+        for j, o in enumerate(options):
+            if isinstance(o, str):
+                rows.append(tuple(_split_text_option(o)))
+                continue
+            try:
+                if isinstance(o, bytes | bytearray):
+                    raise TypeError
+                entries = iter(cast("Iterable[Hashable]", o))
+            except TypeError:
+                raise TypeError(
+                    f"option {tag(j)} must be an iterable of items or a string of item "
+                    f"names, got {brief(o)}"
+                ) from None
+            rows.append(tuple(entries))
+        #: The options' names when given as a mapping (solutions are tuples of them),
+        #: else None (solutions are tuples of option indices).
+        self.names: tuple[Hashable, ...] | None = names
         sec = _unique(secondary or (), "secondary")
         closed = primary is not None
         prim = _unique(primary, "primary") if primary is not None else ()
@@ -559,8 +609,9 @@ class ExactCover:
 
         for j, row in enumerate(rows):
             if not row:
-                raise EmptyOptionError(f"option {j} is empty")
+                raise EmptyOptionError(f"option {tag(j)} is empty")
             items: list[int] = []
+            seen: set[int] = set()  # (a set, not ``items``: linear in the option's length)
             cols: list[int] = []
             for entry in row:
                 colour = None
@@ -573,23 +624,27 @@ class ExactCover:
                         what = "neither primary nor secondary" if closed else "not declared"
                         if colour is not None and not closed:
                             raise ItemConflictError(
-                                f"option {j} gives item {item!r} the colour {colour!r}, but only "
-                                "secondary items take colours and it is not declared secondary"
+                                f"option {tag(j)} gives item {item!r} the colour {colour!r}, but "
+                                "only secondary items take colours and it is not declared "
+                                "secondary"
                             )
-                        raise UnknownItemError(f"option {j} names item {item!r}, which is {what}")
+                        raise UnknownItemError(
+                            f"option {tag(j)} names item {item!r}, which is {what}"
+                        )
                     i = number[item] = len(number) - len(sec) + 1
-                if i in items:
-                    raise DuplicateItemError(f"option {j} names item {item!r} twice")
+                if i in seen:
+                    raise DuplicateItemError(f"option {tag(j)} names item {item!r} twice")
+                seen.add(i)
                 if colour is not None and is_primary(i):
                     raise ItemConflictError(
-                        f"option {j} gives primary item {item!r} the colour {colour!r}; "
+                        f"option {tag(j)} gives primary item {item!r} the colour {colour!r}; "
                         "only secondary items take colours"
                     )
                 items.append(i)
                 cols.append(0 if colour is None else colours.setdefault(colour, len(colours) + 1))
             if not any(map(is_primary, items)):
                 raise NoPrimaryItemError(
-                    f"option {j} names no primary item, so no search could ever choose it"
+                    f"option {tag(j)} names no primary item, so no search could ever choose it"
                 )
             option_items.append(items)
             option_colors.append(cols)
@@ -656,15 +711,36 @@ class ExactCover:
         """The search over this problem as given (``reduce`` applies to :meth:`solve`)."""
         return Search(self.problem)
 
-    def solve(self) -> Solutions[tuple[int, ...]]:
-        """A lazy stream of solutions, each a tuple of option indices (ascending)."""
+    def solve(self) -> Solutions[tuple[Any, ...]]:
+        """A lazy stream of solutions, each a tuple of option indices (ascending), or of
+        the options' names (in the mapping's order) when the options came as a mapping."""
+        from .reduce import Renumber
+
+        names = self.names
         if self.reduction is not None:
-            from .reduce import Renumber
+            kept = self.reduction.kept
+            relabel = kept if names is None else tuple(names[j] for j in kept)
+            return Solutions(Search(self.reduction.problem), Renumber(relabel))
+        return Solutions(Search(self.problem), None if names is None else Renumber(names))
 
-            return Solutions(Search(self.reduction.problem), Renumber(self.reduction.kept))
-        return Solutions(Search(self.problem))
+    def indices(self, solution: Iterable[Hashable]) -> list[int]:
+        """The option indices of ``solution``: itself, or its names looked up when the
+        options came as a mapping.
 
-    def cost(self, solution: Sequence[int]) -> int:
+        >>> ExactCover({"A": "x", "B": "y"}).indices(("B",))
+        [1]
+        """
+        if self.names is None:
+            return list(cast("Iterable[int]", solution))
+        index = {name: j for j, name in enumerate(self.names)}
+        found = []
+        for name in solution:
+            if name not in index:
+                raise KeyError(f"{name!r} names no option")
+            found.append(index[name])
+        return found
+
+    def cost(self, solution: Iterable[Hashable]) -> int:
         """The total cost of the options of ``solution`` (0 without costs).
 
         >>> p = ExactCover(["a", "b", "a b"], costs=[1, 1, 3])
@@ -672,19 +748,19 @@ class ExactCover:
         [((0, 1), 2), ((2,), 3)]
         """
         costs = self.costs
-        return 0 if costs is None else sum(costs[j] for j in solution)
+        return 0 if costs is None else sum(costs[j] for j in self.indices(solution))
 
-    def chosen(self, solution: Sequence[int]) -> list[tuple[Hashable, ...]]:
+    def chosen(self, solution: Iterable[Hashable]) -> list[tuple[Hashable, ...]]:
         """The options a solution picks, as given."""
-        return [self.options[j] for j in solution]
+        return [self.options[j] for j in self.indices(solution)]
 
-    def verify(self, solution: Sequence[int]) -> None:
+    def verify(self, solution: Iterable[Hashable]) -> None:
         """Raise ``InvalidSolutionError`` unless ``solution`` solves this problem."""
         from .verify import verify
 
         verify(
             self.options,
-            solution,
+            self.indices(solution),
             primary=self.primary,
             secondary=self.secondary,
             bounds=self.bounds,
@@ -754,6 +830,21 @@ def _unique(items: Iterable[Hashable], which: str) -> tuple[Hashable, ...]:
     return tuple(out)
 
 
+# (A mapping is an iterable of its keys too: the first overload that fits is taken.)
+@overload
+def exact_cover(  # type: ignore[overload-overlap]
+    options: Mapping[N, Iterable[Hashable] | str],
+    *,
+    primary: Iterable[Hashable] | None = None,
+    secondary: Iterable[Hashable] | None = None,
+    least_constraining: bool = False,
+    engine: str = "auto",
+    reduce: bool | int = False,
+    bounds: Mapping[Hashable, tuple[int, int]] | None = None,
+    costs: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Solutions[tuple[N, ...]]: ...
+@overload
 def exact_cover(
     options: Iterable[Iterable[Hashable] | str],
     *,
@@ -762,12 +853,32 @@ def exact_cover(
     least_constraining: bool = False,
     engine: str = "auto",
     reduce: bool | int = False,
-) -> Solutions[tuple[int, ...]]:
+    bounds: Mapping[Hashable, tuple[int, int]] | None = None,
+    costs: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Solutions[tuple[int, ...]]: ...
+def exact_cover(
+    options: Options,
+    *,
+    primary: Iterable[Hashable] | None = None,
+    secondary: Iterable[Hashable] | None = None,
+    least_constraining: bool = False,
+    engine: str = "auto",
+    reduce: bool | int = False,
+    bounds: Mapping[Hashable, tuple[int, int]] | None = None,
+    costs: Sequence[int] | None = None,
+    seed: int | None = None,
+) -> Solutions[tuple[Any, ...]]:
     """All exact covers of ``options``, as a lazy stream of tuples of option indices.
 
     >>> from lazysearch import exact_cover
     >>> exact_cover(["c e", "a d g", "b c f", "a d f", "b g", "d e g"]).take(2)
     [(0, 3, 4)]
+
+    Options given as a mapping are named by its keys in the solutions:
+
+    >>> exact_cover({"A": "c e", "B": "a d g", "C": "b c f", "D": "a d f", "E": "b g"}).one()
+    ('A', 'D', 'E')
 
     Secondary items are covered at most once; with colours, options that agree on an
     item's colour may share it:
@@ -786,4 +897,7 @@ def exact_cover(
         least_constraining=least_constraining,
         engine=engine,
         reduce=reduce,
+        bounds=bounds,
+        costs=costs,
+        seed=seed,
     ).solve()

@@ -30,7 +30,7 @@ False.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .problem import DLXProblem
 
@@ -71,19 +71,19 @@ class Reduction(NamedTuple):
 
 
 class Renumber:
-    """Maps a solution of the reduced problem back to the original option indices (a
-    picklable callable, so it can travel with a stream)."""
+    """Maps a solution of the reduced problem back to the original option indices, or
+    any labels of the options (a picklable callable, so it can travel with a stream)."""
 
     __slots__ = ("kept",)
 
-    def __init__(self, kept: tuple[int, ...]) -> None:
+    def __init__(self, kept: tuple[Any, ...]) -> None:
         self.kept = kept
 
-    def __call__(self, solution: tuple[int, ...]) -> tuple[int, ...]:
+    def __call__(self, solution: tuple[int, ...]) -> tuple[Any, ...]:
         kept = self.kept
         return tuple(kept[j] for j in solution)
 
-    def __reduce__(self) -> tuple[type[Renumber], tuple[tuple[int, ...]]]:
+    def __reduce__(self) -> tuple[type[Renumber], tuple[tuple[Any, ...]]]:
         return Renumber, (self.kept,)
 
 

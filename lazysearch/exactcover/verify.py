@@ -6,6 +6,7 @@ It shares no code with the solver: it reads the options as given and counts.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..errors import InvalidSolutionError
 
@@ -30,8 +31,8 @@ def _entries(option: Iterable[Hashable] | str) -> list[tuple[Hashable, object]]:
 
 
 def verify(
-    options: Sequence[Iterable[Hashable] | str],
-    solution: Sequence[int],
+    options: Sequence[Iterable[Hashable] | str] | Mapping[Hashable, Iterable[Hashable] | str],
+    solution: Sequence[Any],
     *,
     primary: Iterable[Hashable] | None = None,
     secondary: Iterable[Hashable] | None = None,
@@ -51,6 +52,18 @@ def verify(
     With ``bounds``, a primary item named there as ``(u, v)`` is covered ``u`` to ``v``
     times instead.
     """
+    if isinstance(options, Mapping):  # options named by the keys: so is the solution
+        index = {name: j for j, name in enumerate(options)}
+        for name in solution:
+            if name not in index:
+                raise InvalidSolutionError(f"solution names {name!r}, which names no option")
+        return verify(
+            list(options.values()),
+            [index[name] for name in solution],
+            primary=primary,
+            secondary=secondary,
+            bounds=bounds,
+        )
     parsed = [_entries(o) for o in options]
     sec = set(secondary or ())
     if primary is None:
