@@ -500,3 +500,16 @@ def test_pieces_sharing_a_first_letter_are_drawn_apart() -> None:
     t = tile(box(2, 3, 10), flat).first()
     picture = str(t).replace(" ", "").replace("\n", "")
     assert len(set(picture)) == 12  # not twelve C's
+
+
+def test_solid_pieces_are_not_mirrored_by_default_as_the_cli_has_it() -> None:
+    # A solid piece cannot be turned over into its mirror image: on a box the library's
+    # default is the published 240 Soma cubes (before: 1,126, mirrored pieces allowed),
+    # the same as the command line, and reflect=True still asks for mirrored pieces.
+    assert tile(box(3, 3, 3), SOMA, distinct=True).count() == 240
+    assert tile(box(3, 3, 3), SOMA, reflect=False, distinct=True).count() == 240
+    assert tile(box(3, 3, 3), SOMA, reflect=True, distinct=True).count() == 1126
+    for t in tile(box(3, 3, 3), SOMA).take(20):
+        check_tiling(t, SOMA, reflect=False)
+    # Flat pieces keep flipping on their own grids.
+    assert tile(polyomino.rectangle(3, 20), PENTOMINOES, distinct=True).count() == 2

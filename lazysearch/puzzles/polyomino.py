@@ -127,8 +127,9 @@ TETROMINOES: dict[str, Piece] = _pieces(
 )
 
 
-#: The 7 Soma pieces (Piet Hein), as physical pieces: use them with ``reflect=False``
-#: (A and B are mirror images).  Layers side by side, split by ``|``.
+#: The 7 Soma pieces (Piet Hein), as physical pieces: a box tiles with them unmirrored
+#: (``reflect=False``, the default on the cube grid; A and B are mirror images).
+#: Layers side by side, split by ``|``.
 SOMA: dict[str, Piece] = _pieces(
     {
         "V": "##\n#.",
@@ -145,7 +146,7 @@ SOMA: dict[str, Piece] = _pieces(
 #: The 13 Bedlam cube pieces (12 pentacubes and a tetracube; Scott Kurowski's names in
 #: order: Little Corner, Spikey Zag, Pokey Corner Bit, Right Angles Everywhere, Middle
 #: Zig, Pokey Z, Corner Joist, Dented L, F in Therapy, Flat M, Cross, Confused F,
-#: T-Bone), as physical pieces: use them with ``reflect=False``.
+#: T-Bone), as physical pieces, never mirrored on a box (``reflect=False``, the default).
 BEDLAM: dict[str, Piece] = _pieces(
     {
         "A": "##|#.\n.#|..",
@@ -538,7 +539,7 @@ def tiling_problem(
     pieces: Mapping[str, Piece] | Iterable[Piece],
     *,
     rotate: bool = True,
-    reflect: bool = True,
+    reflect: bool | None = None,
     distinct: bool = False,
     copies: Mapping[str, int | None] | None = None,
 ) -> TilingCover:
@@ -560,6 +561,8 @@ def tiling_problem(
     of a sweep over the board, and recur.
     """
     plist = list(pieces.values()) if isinstance(pieces, Mapping) else list(pieces)
+    if reflect is None:  # a solid piece cannot be turned over into its mirror image
+        reflect = board.grid != "cube"
     if not board.cells:
         raise ValueError("the board has no cells")
     frame = board.frame
@@ -846,13 +849,20 @@ def tile(
     pieces: Mapping[str, Piece] | Iterable[Piece],
     *,
     rotate: bool = True,
-    reflect: bool = True,
+    reflect: bool | None = None,
     distinct: bool = False,
     copies: Mapping[str, int | None] | None = None,
 ) -> Solutions[Tiling]:
     """Every tiling of ``board`` by ``pieces``, each piece used once (or ``copies[name]``
     times); with ``distinct``, one tiling per class under the board's rotations and
     reflections (by a cut in the search, not by filtering).
+
+    Pieces turn (``rotate``) and, on a flat board, turn over into their mirror images
+    (``reflect``).  A solid piece cannot be mirrored, so on a box (``grid="cube"``)
+    ``reflect`` defaults to False: the 240 Soma cubes, as the published count has it.
+
+    >>> tile(box(3, 3, 3), SOMA, distinct=True).count()
+    240
 
     >>> t = tile(rectangle(6, 10), PENTOMINOES).first()
     >>> print(t)
