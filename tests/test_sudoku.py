@@ -149,3 +149,44 @@ def test_janko_16x16_match_their_shipped_solutions() -> None:
         found = sudoku.solve(grid).take(2)
         assert len(found) == 1, key
         assert [list(r) for r in found[0]] == _janko(entry["solution"]), key
+
+
+# A 16x16 grid written with the values 0-F and '.' for blanks was read with '0' as a
+# blank (so a unique puzzle had 2 solutions, silently). A grid that reads two ways is
+# refused; symbols= says which alphabet it uses.
+def _zero_based(grid: tuple[tuple[int, ...], ...]) -> str:
+    """``grid`` written with 0-9, A-F for the values 1..16, its diagonal blank (one blank
+    a row: a unique puzzle)."""
+    alphabet = "0123456789ABCDEF"
+    return "".join(
+        "." if r == c else alphabet[v - 1] for r, row in enumerate(grid) for c, v in enumerate(row)
+    )
+
+
+def test_a_16x16_grid_with_0_to_f_and_dots_is_refused_or_read_as_said() -> None:
+    full = sudoku.solve("." * 256).first()
+    text = _zero_based(full)
+    with pytest.raises(SudokuError, match=r"symbols='0123456789ABCDEF'"):
+        sudoku.solve(text)
+    found = sudoku.solve(text, symbols="0123456789ABCDEF").take(3)
+    assert found == [full]
+    sudoku.verify(sudoku.parse(text, symbols="0123456789ABCDEF"), found[0])
+
+
+def test_the_usual_alphabet_still_reads_zero_as_a_blank() -> None:
+    puzzle = "1.3.0........2.4"
+    assert sudoku.solve(puzzle).count() == sudoku.solve(puzzle.replace("0", ".")).count()
+    # A 16x16 grid holding 'G' is in the usual alphabet, so its '0's are blanks.
+    full = sudoku.solve("." * 256).first()
+    usual = "".join(sudoku.SYMBOLS[v - 1] for row in full for v in row)
+    blanked = "0" + usual[1:8] + "." + usual[9:]
+    assert sudoku.solve(blanked).take(2) == [full]
+
+
+@pytest.mark.parametrize(
+    ("symbols", "message"),
+    [("0113", "4 different characters"), ("012345", "4 different"), ("0.12", "must not hold")],
+)
+def test_bad_symbols_are_refused(symbols: str, message: str) -> None:
+    with pytest.raises(SudokuError, match=message):
+        sudoku.solve("." * 16, symbols=symbols)

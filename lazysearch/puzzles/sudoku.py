@@ -108,12 +108,23 @@ def box_shape(n: int) -> tuple[int, int]:
     raise SudokuError(f"a {n}x{n} grid cannot be split into boxes")
 
 
-def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
+def parse(
+    grid: str | Sequence[Sequence[int | None]], *, symbols: str | None = None
+) -> list[list[int]]:
     """A grid as rows of ints (0 for blank) from text or from lists.
 
     Text: whitespace is ignored, ``.`` and ``0`` are blanks, ``1``-``9`` then ``A``-``Z``
     are the values 1, 2, ...; the length must be a square (81 for 9x9).  Lists: ints
     with 0 or None for blanks.
+
+    ``symbols`` names the values of a text grid in order when they are not ``1``-``9``,
+    ``A``-``Z``: ``"0123456789ABCDEF"`` reads ``0`` as the value 1 (and only ``.`` as a
+    blank).  A grid larger than 9x9 that holds both ``.`` and ``0`` but not its own
+    last symbol (``G`` for 16x16) could be either alphabet, and is refused unless
+    ``symbols`` says which:
+
+    >>> parse("0123" + "." * 12, symbols="0123")[0]
+    [1, 2, 3, 4]
     """
     if isinstance(grid, str):
         text = "".join(grid.split())
@@ -122,15 +133,17 @@ def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
             raise SudokuError(
                 f"a sudoku grid has a square number of cells (81 for 9x9); got {len(text)}"
             )
+        alphabet = _alphabet(text, n, symbols)
+        blanks = "".join(ch for ch in BLANKS if ch not in alphabet)
         rows = []
         for r in range(n):
             row = []
             for c in range(n):
                 ch = text[r * n + c]
-                if ch in BLANKS:
+                if ch in blanks:
                     row.append(0)
                     continue
-                v = SYMBOLS.find(ch.upper()) + 1
+                v = alphabet.find(ch if symbols is not None else ch.upper()) + 1
                 if v == 0 or v > n:
                     raise SudokuError(
                         f"row {r + 1}, column {c + 1}: {ch!r} is not a value of a {n}x{n} sudoku"
@@ -138,6 +151,8 @@ def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
                 row.append(v)
             rows.append(row)
         return rows
+    if symbols is not None:
+        raise SudokuError("symbols= names the values of a text grid; this grid is lists of ints")
     rows = [[0 if v is None else v for v in row] for row in grid]
     n = len(rows)
     if n < 1:
@@ -151,6 +166,28 @@ def parse(grid: str | Sequence[Sequence[int | None]]) -> list[list[int]]:
                     f"row {r + 1}, column {c + 1}: {v!r} is not a value of a {n}x{n} sudoku"
                 )
     return rows
+
+
+def _alphabet(text: str, n: int, symbols: str | None) -> str:
+    """The symbols of the values 1..n of a text grid: ``symbols`` checked, or SYMBOLS,
+    refusing a grid that reads two ways (``0`` a blank beside ``.``, or the value 1)."""
+    if symbols is None:
+        if n > 9 and "0" in text and "." in text and SYMBOLS[n - 1] not in text.upper():
+            raise SudokuError(
+                f"this {n}x{n} grid holds both '.' and '0' and no {SYMBOLS[n - 1]!r}: it reads "
+                f"as values 1-9, A-{SYMBOLS[n - 1]} with two blanks, or as values 0-9, "
+                f"A-{SYMBOLS[n - 2]} with '.' blank; say which with "
+                f"symbols={SYMBOLS[:n]!r} or symbols={'0' + SYMBOLS[: n - 1]!r}"
+            )
+        return SYMBOLS
+    if not isinstance(symbols, str) or len(symbols) != n or len(set(symbols)) != n:
+        raise SudokuError(
+            f"symbols must be a string of {n} different characters for a {n}x{n} grid, "
+            f"got {symbols!r}"
+        )
+    if "." in symbols or any(ch.isspace() for ch in symbols):
+        raise SudokuError(f"symbols {symbols!r} must not hold '.' (the blank) or white space")
+    return symbols
 
 
 def sudoku_problem(rows: list[list[int]], box: tuple[int, int] | None = None) -> DLXProblem | Race:
@@ -257,9 +294,14 @@ def solve(
     regions: str | Sequence[Sequence[object]] | None = None,
     diagonals: bool = False,
     cages: Sequence[tuple[int, Sequence[tuple[int, int]]]] | None = None,
+    symbols: str | None = None,
 ) -> Solutions[SolvedGrid]:
     """Every solution of a sudoku grid, as tuples of rows of ints (:class:`SolvedGrid`,
     which also draws itself: ``svg()``, and a picture in Jupyter).
+
+    A text grid writes its values ``1``-``9``, ``A``-``Z`` with ``.`` or ``0`` for
+    blanks; ``symbols`` gives another alphabet (see :func:`parse`), and the ints of
+    a solution count in it from 1.
 
     ``box`` is (rows, columns) of a box; by default square, or 2x3 for 6x6 and so on.
     Variants, in any combination (see :mod:`.variants`): ``regions``, a picture of
@@ -276,7 +318,7 @@ def solve(
     >>> solve("." * 16, diagonals=True).count()
     48
     """
-    rows = parse(grid)
+    rows = parse(grid, symbols=symbols)
     n = len(rows)
     if regions is not None or diagonals is not False or cages is not None:
         from .variants import solve_variant
