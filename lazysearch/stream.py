@@ -171,6 +171,21 @@ class Solutions(Generic[T]):
     def __iter__(self) -> Iterator[T]:
         return self
 
+    def __bool__(self) -> bool:
+        """Refused: a lazy stream cannot say whether it holds a solution without
+        searching, and a plain iterator would be true even with none.
+
+        >>> from lazysearch import queens
+        >>> bool(queens(2))
+        Traceback (most recent call last):
+        ...
+        TypeError: a stream of solutions has no truth value: ask stream.exists() ...
+        """
+        raise TypeError(
+            "a stream of solutions has no truth value: ask stream.exists() (it reads and "
+            "consumes at most one solution) or stream.first(None)"
+        )
+
     def __next__(self) -> T:
         with self._lock:  # one reader at a time steps the search (see the module notes)
             if self._peeked:
@@ -628,22 +643,32 @@ class Solutions(Generic[T]):
         return found
 
     def sample(
-        self, k: int = 1, seed: int | None = None, *, max_nodes: int | None = None
+        self,
+        k: int = 1,
+        seed: int | None = None,
+        *,
+        max_nodes: int | None = None,
+        replace: bool = True,
     ) -> list[T]:
-        """``k`` solutions drawn exactly uniformly and independently (with replacement)
-        from the whole problem; the same seed gives the same ones.
+        """``k`` solutions drawn exactly uniformly from the whole problem: independently
+        (with replacement, so one may come twice, as ``random.choices`` draws) or, with
+        ``replace=False``, ``k`` different ones (as ``random.sample`` draws); the same
+        seed gives the same ones.
 
         >>> from lazysearch import queens
         >>> queens(8).sample(2, seed=5) == queens(8).sample(2, seed=5)
         True
+        >>> len(set(queens(6).sample(4, seed=1, replace=False)))
+        4
 
-        ``diagram(max_nodes).sample(k, seed)``: see :meth:`diagram`.  It does not
-        consume the stream.
+        ``diagram(max_nodes).sample(k, seed, replace=replace)``: see :meth:`diagram`.
+        It does not consume the stream.  Without replacement, ``k`` more than the
+        solutions there are raises :class:`~lazysearch.errors.LazysearchError`.
         """
         from .exactcover.diagram import check_sample
 
         check_sample(k, seed)
-        return self.diagram(max_nodes).sample(k, seed)
+        return self.diagram(max_nodes).sample(k, seed, replace=replace)
 
     def cheapest(self, k: int | None = None) -> Solutions[T]:
         """The covers of an exact cover with costs in non-decreasing order of cost (the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lazysearch import NotExactlyOneError, Solutions, exact_cover, queens
+from lazysearch import LazysearchError, NotExactlyOneError, Solutions, exact_cover, queens
 
 Q8 = list(queens(8))
 
@@ -90,3 +90,29 @@ def test_an_index_past_the_end_is_an_index_error() -> None:
     with pytest.raises(IndexError, match="stream index -93 is out of range"):
         queens(8)[-93]
     assert queens(8)[91] == Q8[91] and queens(8)[-92] == Q8[0]
+
+
+def test_a_stream_has_no_truth_value() -> None:
+    # bool(queens(2)) was True though it has no solution: `if sudoku.solve(p):` always
+    # passed. Now it is refused, pointing to exists().
+    with pytest.raises(TypeError, match=r"exists\(\)"):
+        bool(queens(2))
+    with pytest.raises(TypeError):
+        bool(queens(8).filter(lambda q: q[0] == 0))
+    assert not queens(2).exists() and queens(4).exists()
+
+
+def test_sample_without_replacement_draws_different_solutions() -> None:
+    from lazysearch.puzzles.queens import verify
+
+    drawn = queens(6).sample(4, seed=3, replace=False)
+    assert sorted(drawn) == sorted(queens(6))  # all four, each once
+    for placement in drawn:
+        verify(6, placement)
+    assert queens(8).sample(5, seed=9, replace=False) == queens(8).sample(5, seed=9, replace=False)
+    assert len(set(queens(8).sample(92, seed=1, replace=False))) == 92
+    with pytest.raises(LazysearchError, match="5 different solutions, and there are 4"):
+        queens(6).sample(5, replace=False)
+    assert queens(3).sample(2, replace=False) == []
+    # With replacement (the default) draws are independent: 10 of 4 solutions.
+    assert len(queens(6).sample(10, seed=1)) == 10

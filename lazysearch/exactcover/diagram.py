@@ -227,30 +227,46 @@ class Diagram(Generic[T]):
             v = c
         return tuple(sorted(chosen))
 
-    def sample(self, k: int = 1, seed: int | None = None, *, raw: bool = False) -> list[T]:
-        """``k`` solutions drawn independently and exactly uniformly (with replacement);
-        the same ``seed`` gives the same ones.
+    def sample(
+        self, k: int = 1, seed: int | None = None, *, raw: bool = False, replace: bool = True
+    ) -> list[T]:
+        """``k`` solutions drawn exactly uniformly, independently (with replacement, as
+        ``random.choices`` draws) or, with ``replace=False``, all different (as
+        ``random.sample`` draws); the same ``seed`` gives the same ones.
 
         >>> from lazysearch import exact_cover
         >>> d = exact_cover(["a", "b", "a b"]).diagram()
         >>> d.sample(4, seed=7)
         [(2,), (0, 1), (2,), (0, 1)]
+        >>> sorted(d.sample(2, seed=7, replace=False))
+        [(0, 1), (2,)]
 
-        Each is ``nth(random.Random(seed).randrange(count()))``, so uniform over the
-        solutions; ``seed=None`` seeds from the system.  An empty list when there is no
-        solution.
+        Each is ``nth(i)`` for ``i`` drawn by ``random.Random(seed)`` from
+        ``range(count())`` (``randrange``, or ``sample`` without replacement), so
+        uniform over the solutions; ``seed=None`` seeds from the system.  An empty list
+        when there is no solution.
 
         Raises
         ------
         LazysearchError
-            If ``k`` is not an int >= 1 or ``seed`` neither an int nor None.
+            If ``k`` is not an int >= 1, ``seed`` neither an int nor None, or (without
+            replacement) ``k`` more than the solutions there are.
         """
         check_sample(k, seed)
         n = self.count()
         if n == 0:
             return []
         rng = random.Random(seed)
-        return [self._out(self._path(rng.randrange(n)), raw) for _ in range(k)]
+        if replace:
+            picks = [rng.randrange(n) for _ in range(k)]
+        elif k > n:
+            raise LazysearchError(
+                f"sample(k={k}, replace=False) asks for {k} different solutions, and there "
+                f"{'is' if n == 1 else 'are'} {n}"
+            )
+        else:
+            picks = rng.sample(range(n), k)
+        return [self._out(self._path(i), raw) for i in picks]
 
     # -- the text format ---------------------------------------------------------------
 
