@@ -20,14 +20,17 @@ puzzle again with the exact-cover solver, a different algorithm.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import _native
 from ..errors import brief
 from .clue_sat import other_filling
+from .rating import LEVELS as LEVELS
+from .rating import Rating as Rating
+from .rating import level as level
+from .rating import rating
 from .sudoku import SYMBOLS, SolvedGrid, SudokuError, parse
 
 #: The rating's proof gets this many times ``max_nodes`` when that is given.
@@ -48,42 +51,6 @@ TREE_NODES = 200
 #: Without ``max_nodes``, the rating's proof is cut off after this many nodes (the
 #: rating then says ``complete=False``): a sparse 25x25 proof took minutes.
 RATING_NODES = 200_000
-
-
-class Rating(NamedTuple):
-    """How much search a puzzle needs once propagation has done what it can.
-
-    ``nodes`` counts the nodes of the search tree that proves the puzzle has exactly one
-    solution (the root included) and ``dead_ends`` the nodes where propagation failed
-    (None when they were not counted).  ``score`` is ``log2(nodes)``, rounded
-    to two places: 0 when propagation alone solves the puzzle, one more for every
-    doubling of the tree.  ``level`` names a band of the score (see :func:`level`).
-    ``complete`` is False when the proof was cut off at a node bound: ``nodes`` and
-    ``score`` are then lower bounds.
-    """
-
-    score: float
-    level: str
-    nodes: int
-    dead_ends: int | None
-    complete: bool = True
-
-
-#: The bands of the score, as (highest score, name): docs/generate.md explains them.
-LEVELS = ((0.0, "easy"), (2.0, "medium"), (5.0, "hard"), (math.inf, "fiendish"))
-
-
-def level(score: float) -> str:
-    """The name of the band ``score`` falls in: ``easy`` (0: propagation alone),
-    ``medium`` (up to 2: a tree of at most four nodes), ``hard`` (up to 5: 32 nodes),
-    ``fiendish`` (more)."""
-    return next(name for top, name in LEVELS if score <= top)
-
-
-def rating(nodes: int, dead_ends: int | None, complete: bool = True) -> Rating:
-    """The :class:`Rating` of a proof tree of ``nodes`` nodes."""
-    score = round(math.log2(max(nodes, 1)), 2)
-    return Rating(score, level(score), nodes, dead_ends, complete)
 
 
 class GeneratedSudoku(str):
