@@ -45,8 +45,9 @@ from ..errors import brief
 from ..exactcover._machine import DONE
 from .generate import FILL_NODES, RATING_BOUND, GeneratedSudoku, blank_clues, check_box
 from .rating import Rating, rating, walk
-from .sudoku import SYMBOLS, SolvedGrid, SudokuError, box_shape
-from .variants import Cage, Variant, box_regions, variant, write
+from .sudoku_grid import SYMBOLS, SolvedGrid, SudokuError, box_shape, parse
+from .variant_rules import LABELS, Cage, Variant, box_regions, givens_clash, variant
+from .variant_text import write
 
 #: The parts a variant name is made of, in the order a name is written.
 PARTS = ("killer", "jigsaw", "x")
@@ -150,8 +151,6 @@ class GeneratedVariant(GeneratedSudoku):
 
 def regions_picture(rules: Variant) -> list[str]:
     """The regions as ``n`` strings of labels (``a``, ``b``, ...)."""
-    from .variants import LABELS
-
     return ["".join(LABELS[k % len(LABELS)] for k in row) for row in rules.region]
 
 
@@ -560,9 +559,6 @@ def rate_variant(
     SudokuError
         If the grid or rules are malformed, or the puzzle has no solution or two.
     """
-    from .sudoku import parse
-    from .variants import givens_clash
-
     rows = parse(grid)
     n = len(rows)
     if n > len(SYMBOLS):
