@@ -17,7 +17,7 @@ import pytest
 from lazysearch import compiled, sudoku
 from lazysearch.errors import ParseError
 from lazysearch.puzzles import generate_variants as gv
-from lazysearch.puzzles import variants
+from lazysearch.puzzles import variant_rules, variants
 from lazysearch.puzzles.generate import GeneratedSudoku
 from lazysearch.puzzles.variants import solve_variant
 
@@ -83,7 +83,7 @@ def check_cages(p: gv.GeneratedVariant) -> None:
     assert sorted(seen) == [(r, c) for r in range(n) for c in range(n)]
     for total, cells in p.cages:
         assert 1 <= len(cells) <= gv.MAX_CAGE
-        assert variants._apart(cells) is None
+        assert variant_rules.cut_off(cells) is None
         digits = [p.solution[r][c] for r, c in cells]
         assert len(set(digits)) == len(digits)
         assert sum(digits) == total
@@ -292,7 +292,7 @@ def test_killer_cut_takes_a_differing_cell_apart() -> None:
     pieces = gv.cut(cage, (0, 1), random.Random(1))
     assert len(pieces) >= 2
     assert sorted(cell for piece in pieces for cell in piece) == cage
-    assert all(variants._apart(piece) is None for piece in pieces)
+    assert all(variant_rules.cut_off(piece) is None for piece in pieces)
     assert any((0, 1) in piece and len(piece) <= 2 for piece in pieces)
 
 

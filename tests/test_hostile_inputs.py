@@ -23,6 +23,7 @@ from lazysearch import cli, kakuro, longrun, sudoku
 from lazysearch.cli import main
 from lazysearch.errors import CheckpointError, LazysearchError, ParseError, TooLargeError
 from lazysearch.exactcover import knuth
+from lazysearch.puzzles import sudoku_grid
 
 MB = 2**20
 
@@ -328,7 +329,7 @@ def test_sudoku_lists_are_checked() -> None:
 
 
 def test_sudoku_grid_larger_than_memory_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sudoku, "_available_memory", lambda: 10**9)
+    monkeypatch.setattr(sudoku_grid, "_available_memory", lambda: 10**9)
     with pytest.raises(TooLargeError, match=r"a 200x200 sudoku has up to 8,000,000 options"):
         sudoku.solve([[0] * 200 for _ in range(200)])
 

@@ -6,6 +6,7 @@ import pytest
 
 from lazysearch import polyomino
 from lazysearch.errors import CheckpointError
+from lazysearch.puzzles import pieces as piece_sets
 from lazysearch.puzzles.polyomino import (
     PENTOMINOES,
     TETROMINOES,
@@ -25,8 +26,8 @@ def check_tiling(t: Tiling, pieces: dict[str, polyomino.Piece]) -> None:
     for name, cells in t.pieces:
         names.append(name)
         covered.extend(cells)
-        shapes = {polyomino._normalized(s) for s in pieces[name].orientations()}
-        assert polyomino._normalized(cells) in shapes, f"{name} has an illegal shape"
+        shapes = {piece_sets._normalized(s) for s in pieces[name].orientations()}
+        assert piece_sets._normalized(cells) in shapes, f"{name} has an illegal shape"
     assert sorted(names) == sorted(pieces)
     assert sorted(covered) == sorted(t.board.cells)
 
@@ -37,7 +38,7 @@ def test_piece_sets_have_the_right_sizes() -> None:
     assert len(polyomino.HEXOMINOES) == 35
     assert [len(polyomino.free_polyominoes(n)) for n in range(1, 8)] == [1, 1, 2, 5, 12, 35, 108]
     # Each pentomino is a different free shape.
-    canon = {polyomino._canonical(p.cells) for p in PENTOMINOES.values()}
+    canon = {piece_sets.canonical(p.cells) for p in PENTOMINOES.values()}
     assert len(canon) == 12
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import lazysearch
 from lazysearch.puzzles import grids, polyomino
+from lazysearch.puzzles import pieces as piece_sets
 from lazysearch.puzzles.polyomino import (
     BEDLAM,
     HEXIAMONDS,
@@ -127,7 +128,7 @@ def test_built_in_sets() -> None:
 
 
 def _canon(grid: str, reflect: bool = True):  # type: ignore[no-untyped-def]
-    return lambda p: polyomino._canonical(p.cells, grid, reflect)
+    return lambda p: piece_sets.canonical(p.cells, grid, reflect)
 
 
 # -- published counts --------------------------------------------------------------------------

@@ -113,7 +113,7 @@ def test_a_user_script_passes_mypy_strict_with_the_real_types(tmp_path: Path) ->
         if "Revealed" in line
     ]
     assert len(revealed) == 4, lines
-    assert revealed[0] == '"lazysearch.puzzles.sudoku.SolvedGrid"'
+    assert revealed[0] == '"lazysearch.puzzles.sudoku_grid.SolvedGrid"'
     # a NamedTuple is shown with its fields, then "fallback=" its class
     assert "lazysearch.puzzles.polyomino.Tiling]" in revealed[1]
     assert revealed[1].endswith(' | None"')

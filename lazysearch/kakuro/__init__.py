@@ -22,7 +22,7 @@ from .puzzle import ACROSS, DOWN, Cell, KakuroError, KakuroParseError, Puzzle, R
 from .solver import Filling, KakuroProblem, problem, solve, verify
 
 if TYPE_CHECKING:
-    from ..puzzles.generate import Rating
+    from ..puzzles.rating import Rating
     from .generator import GeneratedKakuro
 
 

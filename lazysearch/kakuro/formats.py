@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 
 from ..errors import brief
 from .puzzle import Cell, KakuroError, KakuroParseError, Location, Puzzle
+from .puzzle import write_grid as write_grid
 
 FORMATS = (
     "grid",
@@ -826,49 +827,6 @@ _READERS: dict[str, Callable[[str, str], list[Puzzle]]] = {
 
 
 # -- writing ---------------------------------------------------------------------------------
-
-
-def write_grid(puzzle: Puzzle, digits: dict[Cell, int] | None = None) -> str:
-    """The puzzle in the ``grid`` format, columns aligned; ``digits`` fill white cells
-    (givens are always written).  :func:`read` reads it back.
-
-    >>> from lazysearch.kakuro import Puzzle
-    >>> p = Puzzle(3, 3, white=[(1, 1), (1, 2), (2, 1), (2, 2)],
-    ...            across={(1, 0): 4, (2, 0): 6}, down={(0, 1): 3, (0, 2): 7})
-    >>> print(write_grid(p))
-    \\  3\\  7\\
-    \\4   _   _
-    \\6   _   _
-    """
-    filled = {**(digits or {}), **puzzle.givens}
-    table = []
-    for r in range(puzzle.rows):
-        row = []
-        for c in range(puzzle.cols):
-            cell = (r, c)
-            if cell in puzzle.white:
-                row.append(str(filled[cell]) if cell in filled else "_")
-            else:
-                down = puzzle.down.get(cell)
-                across = puzzle.across.get(cell)
-                row.append(f"{down or ''}\\{across or ''}")
-        table.append(row)
-    width = max(len(token) for row in table for token in row)
-    lines = [f"# {puzzle.name}"] if puzzle.name and "\n" not in puzzle.name else []
-    for row in table:
-        left = row[0].ljust(width)
-        rest = "".join(" " + _aligned(token, width) for token in row[1:])
-        lines.append((left + rest).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def _aligned(token: str, width: int) -> str:
-    """Clues line up on their backslash; digits and blanks sit under it."""
-    if "\\" in token:
-        down, _, across = token.partition("\\")
-        half = (width - 1) // 2
-        return (down.rjust(half) + "\\" + across).ljust(width)
-    return token.rjust((width + 1) // 2).ljust(width)
 
 
 def write_json(puzzle: Puzzle) -> str:

@@ -25,8 +25,7 @@ from typing import Any
 
 from .. import _native
 from ..errors import brief
-from ..exactcover._machine import DONE
-from ..puzzles.generate import Rating, rating
+from ..puzzles.rating import Rating, rating, walk
 from ._combos import COMBOS
 from .puzzle import Cell, KakuroError, Puzzle
 from .solver import Filling, problem
@@ -51,7 +50,7 @@ WINDOW_REPAIRS = 200
 class GeneratedKakuro(Puzzle):
     """A generated :class:`Puzzle` (what :func:`~.solver.solve` and the writers take)
     with its ``solution`` (a :class:`Filling`), ``rating``
-    (a :class:`~lazysearch.puzzles.generate.Rating`) and ``seed``."""
+    (a :class:`~lazysearch.puzzles.rating.Rating`) and ``seed``."""
 
     __slots__ = ("rating", "seed", "solution")
 
@@ -420,32 +419,10 @@ def _down(white: set[Cell], cell: Cell) -> set[Cell]:
     return {(r + k, c) for k in range(-up, below + 1)}
 
 
-def walk(engine: Any, limit: int) -> tuple[int, int]:
-    """Walk ``engine``'s tree a node at a time until ``limit`` fillings are found or the
-    tree ends: the fillings found and the dead ends met (nodes where propagation failed).
-
-    The engine does not count dead ends, but it says its ``level``: a node entered at
-    level L with children leaves the walk at L + 1; a leaf (a filling or a dead end)
-    leaves it at L or above.  So a one-node step that does not go deeper and finds no
-    filling entered a dead end.  Notes: one call into the engine a node.
-    """
-    found = dead_ends = 0
-    done = engine.state == DONE
-    while not done and found < limit:
-        level, solutions = engine.level, engine.solutions
-        engine.run(0, 1)
-        done = engine.state == DONE
-        if engine.solutions > solutions:
-            found += engine.solutions - solutions
-        elif done or engine.level <= level:
-            dead_ends += 1
-    return found, dead_ends
-
-
 def rate(puzzle: Puzzle) -> Rating:
-    """The :class:`~lazysearch.puzzles.generate.Rating` of a kakuro with exactly one
+    """The :class:`~lazysearch.puzzles.rating.Rating` of a kakuro with exactly one
     filling: the nodes of the engine's tree (run arc consistency at every node) that
-    proves it, and its dead ends (see :func:`walk`).
+    proves it, and its dead ends (see :func:`~lazysearch.puzzles.rating.walk`).
 
     Raises
     ------

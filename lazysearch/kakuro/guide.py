@@ -145,8 +145,6 @@ def renumbered(
     """``problem`` (and its ``domains``) with its cells and runs in an order drawn from
     ``seed`` (0: as they are), and where each cell went (``new[c]``: cell ``c``'s new
     number).  The same seed always gives the same order."""
-    from .solver import KakuroProblem
-
     new = list(range(problem.n))
     runs = list(problem.runs)
     if seed:
@@ -159,7 +157,7 @@ def renumbered(
         moved = [511] * problem.n
         for c, mask in enumerate(domains[: problem.n]):
             moved[new[c]] = mask
-    return KakuroProblem(problem.n, tuple(runs)), moved, new
+    return type(problem)(problem.n, tuple(runs)), moved, new
 
 
 def digits(n: int, model: list[bool]) -> tuple[int, ...]:

@@ -20,15 +20,18 @@ puzzle again with the exact-cover solver, a different algorithm.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import _native
 from ..errors import brief
 from .clue_sat import other_filling
-from .sudoku import SYMBOLS, SolvedGrid, SudokuError, parse
+from .rating import LEVELS as LEVELS
+from .rating import Rating as Rating
+from .rating import level as level
+from .rating import rating
+from .sudoku_grid import SYMBOLS, SolvedGrid, SudokuError, checked_box, parse, sudoku_problem
 
 #: The rating's proof gets this many times ``max_nodes`` when that is given.
 RATING_BOUND = 20
@@ -48,42 +51,6 @@ TREE_NODES = 200
 #: Without ``max_nodes``, the rating's proof is cut off after this many nodes (the
 #: rating then says ``complete=False``): a sparse 25x25 proof took minutes.
 RATING_NODES = 200_000
-
-
-class Rating(NamedTuple):
-    """How much search a puzzle needs once propagation has done what it can.
-
-    ``nodes`` counts the nodes of the search tree that proves the puzzle has exactly one
-    solution (the root included) and ``dead_ends`` the nodes where propagation failed
-    (None when they were not counted).  ``score`` is ``log2(nodes)``, rounded
-    to two places: 0 when propagation alone solves the puzzle, one more for every
-    doubling of the tree.  ``level`` names a band of the score (see :func:`level`).
-    ``complete`` is False when the proof was cut off at a node bound: ``nodes`` and
-    ``score`` are then lower bounds.
-    """
-
-    score: float
-    level: str
-    nodes: int
-    dead_ends: int | None
-    complete: bool = True
-
-
-#: The bands of the score, as (highest score, name): docs/generate.md explains them.
-LEVELS = ((0.0, "easy"), (2.0, "medium"), (5.0, "hard"), (math.inf, "fiendish"))
-
-
-def level(score: float) -> str:
-    """The name of the band ``score`` falls in: ``easy`` (0: propagation alone),
-    ``medium`` (up to 2: a tree of at most four nodes), ``hard`` (up to 5: 32 nodes),
-    ``fiendish`` (more)."""
-    return next(name for top, name in LEVELS if score <= top)
-
-
-def rating(nodes: int, dead_ends: int | None, complete: bool = True) -> Rating:
-    """The :class:`Rating` of a proof tree of ``nodes`` nodes."""
-    score = round(math.log2(max(nodes, 1)), 2)
-    return Rating(score, level(score), nodes, dead_ends, complete)
 
 
 class GeneratedSudoku(str):
@@ -115,7 +82,7 @@ class GeneratedSudoku(str):
 
     def svg(self, *, square: int = 40) -> str:
         """An SVG picture of the puzzle: its givens, blanks left empty."""
-        from .sudoku import svg
+        from .sudoku_grid import svg
 
         rows = tuple(tuple(row) for row in self.grid())
         return svg(rows, box=self.box, square=square)
@@ -208,8 +175,9 @@ def generate(
         Clues come and go in pairs under a half turn (the centre alone); minimal then
         means no pair can be taken away.
     variant:
-        None, plain box sudoku; or ``"x"``, ``"jigsaw"``, ``"killer"`` or parts joined
-        by ``-`` (``"killer-jigsaw-x"``), made by :mod:`.generate_variants` (a
+        None, plain box sudoku (one of :data:`VARIANTS`).  :func:`~.sudoku.generate`
+        makes ``"x"``, ``"jigsaw"``, ``"killer"`` or parts joined by ``-``
+        (``"killer-jigsaw-x"``) with :func:`.generate_variants.generate_variant` (a
         :class:`~.generate_variants.GeneratedVariant` that knows its rules).
     max_nodes:
         A bound on the nodes of each clue's proof (None: none).  A clue whose proof
@@ -226,17 +194,6 @@ def generate(
         For a box that is not two whole numbers >= 1, a grid larger than 35x35, or a
         variant not generated.
     """
-    if variant is not None and variant not in VARIANTS:
-        from .generate_variants import generate_variant
-
-        return generate_variant(
-            box,
-            seed=seed,
-            minimal=minimal,
-            symmetric=symmetric,
-            variant_name=variant,
-            max_nodes=max_nodes,
-        )
     br, bc = check_box(box)
     if variant not in VARIANTS:
         known = ", ".join(repr(name) for name in VARIANTS)
@@ -444,12 +401,7 @@ def removal_order(n: int, symmetric: bool, rng: random.Random) -> list[tuple[int
 
 
 def rate(
-    grid: str | Sequence[Sequence[int | None]],
-    *,
-    box: tuple[int, int] | None = None,
-    regions: object = None,
-    diagonals: bool = False,
-    cages: object = None,
+    grid: str | Sequence[Sequence[int | None]], *, box: tuple[int, int] | None = None
 ) -> Rating:
     """The :class:`Rating` of a sudoku with exactly one solution: the search tree the
     counting engine walks to prove it (naked and hidden singles at every node).
@@ -457,23 +409,17 @@ def rate(
     >>> rate("1.3." "...." "...." ".2.4")
     Rating(score=0.0, level='easy', nodes=1, dead_ends=0, complete=True)
 
-    With ``regions``, ``diagonals`` or ``cages`` (as :func:`~.sudoku.solve` takes them)
-    a variant is rated: :func:`.generate_variants.rate_variant`.
+    A variant is rated by :func:`.generate_variants.rate_variant` (what
+    :func:`~.sudoku.rate` calls when given ``regions``, ``diagonals`` or ``cages``).
 
     Raises
     ------
     SudokuError
         If the grid is malformed, or has no solution or more than one.
     """
-    from .sudoku import _box, sudoku_problem
-
-    if regions is not None or diagonals is not False or cages is not None:
-        from .generate_variants import rate_variant
-
-        return rate_variant(grid, box=box, regions=regions, diagonals=diagonals, cages=cages)
     rows = parse(grid)
     n = len(rows)
-    shape = _box(box, n)
+    shape = checked_box(box, n)
     if n > len(SYMBOLS):
         raise SudokuError(f"a {n}x{n} grid is larger than the {len(SYMBOLS)}x{len(SYMBOLS)} rated")
     sudoku_problem(rows, shape)  # the givens checked, as solve() checks them

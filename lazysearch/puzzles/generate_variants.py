@@ -42,17 +42,12 @@ from typing import Any
 
 from .. import _native
 from ..errors import brief
-from .generate import (
-    FILL_NODES,
-    RATING_BOUND,
-    GeneratedSudoku,
-    Rating,
-    blank_clues,
-    check_box,
-    rating,
-)
-from .sudoku import SYMBOLS, SolvedGrid, SudokuError, box_shape
-from .variants import Cage, Variant, box_regions, variant, write
+from ..exactcover._machine import DONE
+from .generate import FILL_NODES, RATING_BOUND, GeneratedSudoku, blank_clues, check_box
+from .rating import Rating, rating, walk
+from .sudoku_grid import SYMBOLS, SolvedGrid, SudokuError, box_shape, parse
+from .variant_rules import LABELS, Cage, Variant, box_regions, givens_clash, variant
+from .variant_text import write
 
 #: The parts a variant name is made of, in the order a name is written.
 PARTS = ("killer", "jigsaw", "x")
@@ -156,8 +151,6 @@ class GeneratedVariant(GeneratedSudoku):
 
 def regions_picture(rules: Variant) -> list[str]:
     """The regions as ``n`` strings of labels (``a``, ``b``, ...)."""
-    from .variants import LABELS
-
     return ["".join(LABELS[k % len(LABELS)] for k in row) for row in rules.region]
 
 
@@ -392,14 +385,11 @@ def two_fillings(engine: Any, budget: int = 0) -> tuple[int, list[int] | None]:
     nodes), and the second one when there is one."""
     found = engine.run(1, budget)
     if found == 0:
-        return (-1 if budget and engine.state != _DONE else 0), None
+        return (-1 if budget and engine.state != DONE else 0), None
     found = engine.run(1, budget)
     if found:
         return 2, list(engine.solution())
-    return (-1 if budget and engine.state != _DONE else 1), None
-
-
-_DONE = 2  # the kakuro engine's state when its tree is walked to the end
+    return (-1 if budget and engine.state != DONE else 1), None
 
 
 def _killer(
@@ -449,31 +439,9 @@ def _killer(
     cages.sort()
     final = _as_cages(cages, full, n)
     engine = killer_engine(rules, final, ())
-    found, dead_ends = _walk_within(engine, RATING_BOUND * budget)
+    found, dead_ends = walk(engine, 2, RATING_BOUND * budget)
     complete = found >= 0
     return list(final), [0] * (n * n), rating(engine.nodes, dead_ends, complete), proved
-
-
-def _walk_within(engine: Any, bound: int) -> tuple[int, int]:
-    """:func:`lazysearch.kakuro.generator.walk` stopped after ``bound`` nodes (found -1
-    when it was)."""
-    found = dead_ends = 0
-    while engine.state != _DONE and found < 2:
-        if engine.nodes >= bound:
-            return -1, dead_ends
-        step, ends = _one_step(engine)
-        found += step
-        dead_ends += ends
-    return found, dead_ends
-
-
-def _one_step(engine: Any) -> tuple[int, int]:
-    """One node of :func:`lazysearch.kakuro.generator.walk`: fillings found, dead ends."""
-    level, solutions = engine.level, engine.solutions
-    engine.run(0, 1)
-    if engine.solutions > solutions:
-        return engine.solutions - solutions, 0
-    return 0, int(engine.state == _DONE or engine.level <= level)
 
 
 def _as_cages(cages: Sequence[list[Cell]], full: Sequence[int], n: int) -> tuple[Cage, ...]:
@@ -575,12 +543,12 @@ def rate_variant(
     diagonals: bool = False,
     cages: object = None,
 ) -> Rating:
-    """The :class:`~.generate.Rating` of a variant with exactly one solution.  Without
+    """The :class:`~.rating.Rating` of a variant with exactly one solution.  Without
     cages: the units engine's proof tree (naked and hidden singles and locked
     candidates at every node, the regions and diagonals as units), on the scale of plain
     sudoku.  With cages (9x9 at most): the kakuro engine's tree (every unit and cage
     kept arc consistent at every node), digits tried smallest first; ``dead_ends``
-    counted as :func:`lazysearch.kakuro.generator.walk` counts them.
+    counted as :func:`.rating.walk` counts them.
 
     >>> k = generate_variant((2, 3), seed=3, variant_name="killer")
     >>> rate_variant(str(k), cages=k.cages)
@@ -591,9 +559,6 @@ def rate_variant(
     SudokuError
         If the grid or rules are malformed, or the puzzle has no solution or two.
     """
-    from .sudoku import parse
-    from .variants import givens_clash
-
     rows = parse(grid)
     n = len(rows)
     if n > len(SYMBOLS):
@@ -604,8 +569,6 @@ def rate_variant(
     if rules.cages:
         if n > 9:
             raise SudokuError(f"killer ratings are for grids up to 9x9; this one is {n}x{n}")
-        from ..kakuro.generator import walk
-
         # A given is a run of one cell beside the cages (a cell may lie in many runs).
         fixed: list[Cage] = [(v, ((c // n, c % n),)) for c, v in enumerate(flat) if v]
         engine = killer_engine(rules, list(rules.cages) + fixed, ())

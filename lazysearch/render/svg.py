@@ -15,10 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..kakuro.puzzle import Puzzle as KakuroPuzzle
-    from ..knights.solver import Tour
-    from ..puzzles.polyomino import Tiling
-    from ..puzzles.variants import Variant
+    from .protocols import KakuroPuzzle, Path, Tiling, Tour, Variant
 
 #: The largest default picture side, in pixels.
 MAX_PIXELS = 2000
@@ -132,9 +129,7 @@ def _step(dr: int, dc: int) -> str:
     return "".join(("-" if d < 0 else " ") + str(abs(d)) for d in (dc, dr))
 
 
-def tour_pieces(
-    tour: Sequence[tuple[int, int]], pieces: int = TOUR_COLOURS
-) -> list[tuple[int, int, str]]:
+def tour_pieces(tour: Path, pieces: int = TOUR_COLOURS) -> list[tuple[int, int, str]]:
     """The tour as path data in pieces: ``(first, last, d)`` where ``d`` draws squares
     ``first..last`` (indices into ``tour``) through their centres.
 
