@@ -14,7 +14,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 CORE = [
-    "lazysearch/exactcover/_machine.py",  # first: the base of the engines in BASE
+    "lazysearch/engine/_machine.py",  # first: the base of the engines in BASE
     "lazysearch/exactcover/_bits.py",
     "lazysearch/exactcover/_cells.py",
     "lazysearch/exactcover/_dlx.py",
@@ -36,13 +36,13 @@ CORE = [
 #: base: an engine is compiled only if its base was (a compiled engine cannot import over
 #: a plain-Python base, and would leave the whole package unimportable).
 BASE = {
-    "lazysearch.exactcover._bits": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
-    "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
-    "lazysearch.knights._tour": "lazysearch.exactcover._machine",
-    "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
+    "lazysearch.exactcover._bits": "lazysearch.engine._machine",
+    "lazysearch.exactcover._cells": "lazysearch.engine._machine",
+    "lazysearch.exactcover._dlx": "lazysearch.engine._machine",
+    "lazysearch.exactcover._mcc": "lazysearch.engine._machine",
+    "lazysearch.puzzles._tiling": "lazysearch.engine._machine",
+    "lazysearch.knights._tour": "lazysearch.engine._machine",
+    "lazysearch.kakuro._engine": "lazysearch.engine._machine",
 }
 
 

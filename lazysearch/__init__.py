@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import _native
+from .engine import _native
 from .errors import (
     CheckpointError,
     DuplicateItemError,
@@ -42,10 +42,10 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _ENGINES = (
+    "lazysearch.engine._machine",
     "lazysearch.exactcover._bits",
     "lazysearch.exactcover._cells",
     "lazysearch.exactcover._dlx",
-    "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc",
     "lazysearch.exactcover._memo",
     "lazysearch.kakuro._cdcl",

@@ -11,7 +11,8 @@ import doctest
 
 import pytest
 
-from lazysearch import _ENGINES, _native
+from lazysearch import _ENGINES
+from lazysearch.engine import _native
 
 
 @pytest.mark.parametrize("name", _ENGINES)

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from lazysearch import _native
+from lazysearch.engine import _native
 from lazysearch.puzzles import queens_problem
 
 
@@ -41,7 +41,7 @@ def test_every_engine_source_loads_without_cython(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setitem(sys.modules, "cython", None)
     for name in lazysearch._ENGINES:
-        if name == "lazysearch._cython":
+        if name == "lazysearch.engine._cython":
             continue
         module = _native.load_source(name)
         assert getattr(module, "COMPILED", False) is False, name

@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 import lazysearch
-from lazysearch import _native
+from lazysearch.engine import _native
 from lazysearch.errors import NotCompiledWarning
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .. import _native
+from ..engine import _native
+from ..engine.states import DONE
 from ..errors import brief
-from ..exactcover._machine import DONE
 from ..puzzles.generate import Rating, rating
 from ._combos import COMBOS
 from .puzzle import Cell, KakuroError, Puzzle

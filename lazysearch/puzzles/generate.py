@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from .. import _native
+from ..engine import _native
 from ..errors import brief
 from .clue_sat import other_filling
 from .sudoku import SYMBOLS, SolvedGrid, SudokuError, parse

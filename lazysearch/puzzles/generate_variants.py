@@ -40,7 +40,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import brief
 from .generate import (
     FILL_NODES,

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from .._machine import available_memory as _available_memory
+from ..engine.memory import available_memory as _available_memory
 from ..errors import LazysearchError, ParseError, brief, json_line
 from ..exactcover.problem import DLXProblem
 from ..race import Race

@@ -57,7 +57,7 @@ def _warn_not_compiled() -> None:
         return
     import warnings
 
-    from .errors import NotCompiledWarning
+    from ..errors import NotCompiledWarning
 
     plain = [name for name, compiled_ in engines().items() if not compiled_]
     warnings.warn(
@@ -76,7 +76,7 @@ def engines() -> dict[str, bool]:
     Loads every engine (as ``lazysearch.compiled()`` does); all are False under
     ``LAZYSEARCH_PURE=1``.
     """
-    from . import _ENGINES
+    from .. import _ENGINES
 
     return {name: bool(getattr(_import(name), "COMPILED", False)) for name in _ENGINES}
 
