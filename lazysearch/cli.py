@@ -564,8 +564,9 @@ def version_text() -> str:
     """What ``lazysearch --version`` prints: the version, then the engines in use."""
     import platform
 
-    from . import _ENGINES, __version__
+    from . import __version__
     from .engine import _native
+    from .engine.registry import ENGINES as _ENGINES
 
     compiled: list[str] = []
     plain: list[str] = []
