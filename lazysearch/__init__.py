@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .engine import _native, registry
+from .engine import _native
 from .errors import (
     CheckpointError,
     DuplicateItemError,
@@ -73,6 +73,8 @@ def compiled() -> bool:
     Set ``LAZYSEARCH_PURE=1`` in the environment to run the plain-Python engines even
     where the compiled ones are installed.
     """
+    from .engine import registry  # imported here, so that it is not a name of the package
+
     loaded = [_native.load(name) for name in registry.ENGINES]  # each may warn, once
     return all(getattr(module, "COMPILED", False) for module in loaded)
 

@@ -4,6 +4,8 @@
 package: keep it plain data, importing nothing); :func:`lazysearch.compiled`, the warning
 when an engine runs as plain Python, ``lazysearch --version`` and the loader
 (:mod:`lazysearch.engine._native`, which loads no module missing here) read it too.
+A new compiled module is added here (and, as mypy cannot read its Cython types, to
+pyproject.toml's list of modules whose errors mypy ignores).
 """
 
 #: The compiled base of the search engines (:class:`lazysearch.engine._machine.Machine`).
@@ -12,7 +14,8 @@ MACHINE = "lazysearch.engine._machine"
 #: Every engine module, and the compiled base its classes subclass (``None``: none).  A
 #: base comes before the engines over it: setup.py compiles in this order, and compiles
 #: an engine only if its base was (a compiled engine cannot import over a plain-Python
-#: base).  Each module says ``COMPILED`` (True when it runs as C).
+#: base).  ``lazysearch --version`` names them in this order.  Each module says
+#: ``COMPILED`` (True when it runs as C).
 ENGINES: dict[str, str | None] = {
     MACHINE: None,
     "lazysearch.exactcover._bits": MACHINE,
