@@ -4,7 +4,7 @@ import os
 import signal
 from pathlib import Path
 
-from lazysearch import _ENGINES
+from lazysearch.engine.registry import ENGINES
 
 # An install without compiled engines warns once per process (NotCompiledWarning); the
 # suite, and the command lines it starts, keep quiet (tests/test_packaging.py checks it).
@@ -22,7 +22,7 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 # (tests/test_engine_doctests.py runs the engines' examples on their source instead).
 collect_ignore = [
     "lazysearch/__main__.py",
-    *(name.replace(".", "/") + ".py" for name in _ENGINES),
+    *(name.replace(".", "/") + ".py" for name in ENGINES),
     "setup.py",
     "build",
     # Any other module built as an extension too (kakuro/_combos.py, say).

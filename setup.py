@@ -13,37 +13,27 @@ import tempfile
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = [
-    "lazysearch/exactcover/_machine.py",  # first: the base of the engines in BASE
-    "lazysearch/exactcover/_bits.py",
-    "lazysearch/exactcover/_cells.py",
-    "lazysearch/exactcover/_dlx.py",
-    "lazysearch/exactcover/_mcc.py",
-    "lazysearch/exactcover/_memo.py",
-    "lazysearch/kakuro/_cdcl.py",
-    "lazysearch/kakuro/_combos.py",  # not an engine: the digit sets each engine build reads
-    "lazysearch/kakuro/_engine.py",
-    "lazysearch/knights/_count.py",
-    "lazysearch/knights/_join.py",
-    "lazysearch/knights/_openjoin.py",
-    "lazysearch/knights/_order.py",
-    "lazysearch/knights/_tour.py",
-    "lazysearch/puzzles/_tiling.py",
-    "lazysearch/puzzles/_units.py",
-]
+
+def registry() -> dict[str, object]:
+    """The names of lazysearch/engine/registry.py, the list of compiled modules, read
+    without importing the package (it imports its compiled modules)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lazysearch", "engine")
+    path = os.path.join(path, "registry.py")
+    names: dict[str, object] = {}
+    with open(path, encoding="utf-8") as f:
+        exec(compile(f.read(), path, "exec"), names)
+    return names
+
+
+REGISTRY = registry()
+
+#: The sources to compile, each engine's base before it.
+CORE = [name.replace(".", "/") + ".py" for name in (*REGISTRY["ENGINES"], *REGISTRY["HELPERS"])]
 
 #: The engines whose compiled classes subclass a compiled base (they cimport it), and that
 #: base: an engine is compiled only if its base was (a compiled engine cannot import over
 #: a plain-Python base, and would leave the whole package unimportable).
-BASE = {
-    "lazysearch.exactcover._bits": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
-    "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
-    "lazysearch.knights._tour": "lazysearch.exactcover._machine",
-    "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
-}
+BASE = {name: base for name, base in REGISTRY["ENGINES"].items() if base is not None}
 
 
 #: Flags that leave the debug information out of the extensions (the build's CFLAGS often

@@ -39,7 +39,8 @@ from typing import Any
 import pytest
 
 import lazysearch
-from lazysearch import ExactCover, _native
+from lazysearch import ExactCover
+from lazysearch.engine import _native
 from lazysearch.exactcover.problem import DLXProblem
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import lazysearch
-from lazysearch import _native
+from lazysearch.engine import _native
 from lazysearch.puzzles import langford_problem, queens_problem
 from lazysearch.puzzles.polyomino import PENTOMINOES, rectangle, tiling_problem
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from lazysearch import _native, knights
+from lazysearch import knights
+from lazysearch.engine import _native
 
 from . import peers
 

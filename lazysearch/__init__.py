@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import _native
+from .engine import _native
 from .errors import (
     CheckpointError,
     DuplicateItemError,
@@ -41,23 +41,6 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_ENGINES = (
-    "lazysearch.exactcover._bits",
-    "lazysearch.exactcover._cells",
-    "lazysearch.exactcover._dlx",
-    "lazysearch.exactcover._machine",
-    "lazysearch.exactcover._mcc",
-    "lazysearch.exactcover._memo",
-    "lazysearch.kakuro._cdcl",
-    "lazysearch.kakuro._engine",
-    "lazysearch.knights._count",
-    "lazysearch.knights._join",
-    "lazysearch.knights._openjoin",
-    "lazysearch.knights._order",
-    "lazysearch.knights._tour",
-    "lazysearch.puzzles._tiling",
-    "lazysearch.puzzles._units",
-)
 _LAZY_MODULES = {
     "kakuro": "lazysearch.kakuro",
     "knights": "lazysearch.knights",
@@ -90,9 +73,10 @@ def compiled() -> bool:
     Set ``LAZYSEARCH_PURE=1`` in the environment to run the plain-Python engines even
     where the compiled ones are installed.
     """
-    for name in _ENGINES:
-        _native.load(name)
-    return _native.compiled()
+    from .engine import registry  # imported here, so that it is not a name of the package
+
+    loaded = [_native.load(name) for name in registry.ENGINES]  # each may warn, once
+    return all(getattr(module, "COMPILED", False) for module in loaded)
 
 
 __all__ = [

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
-from ._machine import available_memory
+from .engine.memory import available_memory
 from .errors import CheckpointError, LazysearchError, TooLargeError
 
 if TYPE_CHECKING:
@@ -564,7 +564,9 @@ def version_text() -> str:
     """What ``lazysearch --version`` prints: the version, then the engines in use."""
     import platform
 
-    from . import _ENGINES, __version__, _native
+    from . import __version__
+    from .engine import _native
+    from .engine.registry import ENGINES as _ENGINES
 
     compiled: list[str] = []
     plain: list[str] = []

@@ -17,13 +17,14 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .engine.states import DONE as DONE  # the engines' states, for the drivers that read them
+from .engine.states import ENTER as ENTER
+from .engine.states import LEAF as LEAF
 from .errors import CheckpointError, LazysearchError, brief
 
 CHECKPOINT_FORMAT = "lazysearch-checkpoint"
 CHECKPOINT_VERSION = 1
 
-# Engine states (the engines use the same numbers).
-ENTER, LEAF, DONE = 0, 1, 2
 _STATE_NAMES = {ENTER: "enter", LEAF: "leaf", DONE: "done"}
 _STATE_CODES = {v: k for k, v in _STATE_NAMES.items()}
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import Colour, ExactCover, _native, parallel
+from lazysearch import Colour, ExactCover, parallel
+from lazysearch.engine import _native
 from lazysearch.errors import CheckpointError, ExactCoverError
 from lazysearch.exactcover import verify
 from lazysearch.exactcover.problem import (

@@ -22,6 +22,7 @@ import pytest
 import lazysearch
 from lazysearch import langford, parallel, polyomino, queens, sudoku
 from lazysearch.cli import build_parser, main
+from lazysearch.engine import registry
 
 from .test_knuth import KNUTH_TEXT
 
@@ -471,11 +472,11 @@ def test_version_says_which_engines_run(capsys: pytest.CaptureFixture[str]) -> N
     first, engines = capsys.readouterr().out.splitlines()
     assert first.startswith(f"lazysearch {lazysearch.__version__} (Python ")
     if lazysearch.compiled():
-        first_engine = lazysearch._ENGINES[0].removeprefix("lazysearch.")
+        first_engine = next(iter(registry.ENGINES)).removeprefix("lazysearch.")
         assert engines.startswith(f"engines: compiled C ({first_engine}, ")
     else:
         assert engines.startswith("engines: plain Python, slower (")
-    for name in lazysearch._ENGINES:
+    for name in registry.ENGINES:
         assert name.removeprefix("lazysearch.") in engines
 
 
@@ -487,7 +488,7 @@ def test_version_in_plain_python_says_so() -> None:
         check=True,
         env={**os.environ, "LAZYSEARCH_PURE": "1"},
     )
-    first_engine = lazysearch._ENGINES[0].removeprefix("lazysearch.")
+    first_engine = next(iter(registry.ENGINES)).removeprefix("lazysearch.")
     assert f"engines: plain Python, slower (LAZYSEARCH_PURE is set): {first_engine}, " in run.stdout
 
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import _native, compiled, sudoku
+from lazysearch import compiled, sudoku
+from lazysearch.engine import _native
 from lazysearch.puzzles import generate as gen
 from lazysearch.puzzles.clue_sat import other_filling
 

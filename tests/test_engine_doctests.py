@@ -11,10 +11,11 @@ import doctest
 
 import pytest
 
-from lazysearch import _ENGINES, _native
+from lazysearch.engine import _native
+from lazysearch.engine.registry import ENGINES
 
 
-@pytest.mark.parametrize("name", _ENGINES)
+@pytest.mark.parametrize("name", ENGINES)
 def test_the_examples_of_each_engine_module_hold(name: str) -> None:
     module = _native.load_source(name)
     finder = doctest.DocTestFinder()

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import Colour, ExactCover, _native, exact_cover
+from lazysearch import Colour, ExactCover, exact_cover
+from lazysearch.engine import _native
 from lazysearch.errors import CheckpointError
 from lazysearch.exactcover import verify
 from lazysearch.exactcover.problem import (

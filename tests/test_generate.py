@@ -150,7 +150,7 @@ FULL_16 = (
 def test_a_clue_s_proof_branches_near_the_avoided_digit() -> None:
     """Searching for a filling that avoids a clue's digit branches on the cells nearest
     that clue first: 139 nodes here, where the first cell in reading order took 6,359."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
     from lazysearch.puzzles.generate import box_units
     from lazysearch.puzzles.sudoku import SYMBOLS
 
@@ -186,7 +186,7 @@ PAIRS_FULL_16 = (
 def test_a_clue_s_proof_uses_naked_and_hidden_pairs() -> None:
     """Pairs in a unit prune a clue's proof: 43 nodes here, where singles and locked
     candidates alone took 1,647 (the exact-cover solver agrees: one solution)."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
     from lazysearch.puzzles.generate import box_units
     from lazysearch.puzzles.sudoku import SYMBOLS
 

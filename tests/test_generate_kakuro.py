@@ -95,7 +95,7 @@ def window_fillings(
 def test_a_window_is_settled_with_the_cells_around_it_given() -> None:
     import random
 
-    from lazysearch import _native
+    from lazysearch.engine import _native
     from lazysearch.kakuro.generator import build, fill, layout, settle
 
     rng = random.Random(7)
@@ -166,7 +166,7 @@ def test_ratings_grow_with_the_search_a_puzzle_needs() -> None:
 def tree_by_replay(puzzle: Puzzle) -> tuple[int, int, int]:
     """Nodes, fillings and dead ends of the engine's tree, each node reached afresh by
     ``replay`` from the root and asked its ``branching()`` (not how :func:`rate` walks)."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
     from lazysearch.kakuro.solver import problem
 
     engine_problem, _ = problem(puzzle)

@@ -139,7 +139,7 @@ def brute_force_block(puzzle: Puzzle) -> list[tuple[int, ...]]:
 
 
 def block_engine() -> Any:
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     problem, _ = kakuro.problem(kakuro.read(BLOCK))
     return _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
@@ -147,9 +147,8 @@ def block_engine() -> Any:
 
 def test_the_engine_stands_on_the_shared_machine() -> None:
     """Issue 19: the stack, replay, restart, position and degrees are the shared base's
-    (lazysearch.exactcover._machine), kakuro's engine adds its data and its loop."""
-    from lazysearch import _native
-    from lazysearch.exactcover import _machine
+    (lazysearch.engine._machine), kakuro's engine adds its data and its loop."""
+    from lazysearch.engine import _machine, _native
 
     module = _native.load("lazysearch.kakuro._engine")
     base = _machine.Machine if module.COMPILED else _machine.plain()
@@ -197,7 +196,7 @@ def test_kakuro_runs_in_plain_python_after_the_plain_machine() -> None:
     (its modules read the digit sets from kakuro._combos; importing the compiled engine
     directly, over the plain Machine, failed with a binary incompatibility)."""
     code = (
-        "from lazysearch import _native; _native.load('lazysearch.exactcover._machine'); "
+        "from lazysearch.engine import _native; _native.load('lazysearch.engine._machine'); "
         "from lazysearch import kakuro; import sys; "
         "print(kakuro.solve(sys.argv[1]).count(), kakuro.solve(sys.argv[1]).search.stats.nodes)"
     )
@@ -226,7 +225,7 @@ TREES_AT_3000 = {
 
 @pytest.mark.parametrize("parts", list(TREES_AT_3000), ids=lambda parts: parts[-1])
 def test_the_plain_tree_is_kept(parts: tuple[str, ...]) -> None:
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     problem, _ = kakuro.problem(kakuro.read(shared_file("data", "kakuro", *parts)))
     engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import _native, compiled, kakuro
+from lazysearch import compiled, kakuro
+from lazysearch.engine import _native
 from lazysearch.errors import InvalidSolutionError
 from lazysearch.kakuro import Puzzle, guide
 from lazysearch.kakuro._engine import REFUTED

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from lazysearch import _native
 from lazysearch.cli import main
+from lazysearch.engine import _native
 from lazysearch.errors import CheckpointError, LazysearchError
 from lazysearch.knights import count_closed, count_tours
 from lazysearch.knights.walking import count_within, walks

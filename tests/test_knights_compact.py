@@ -18,8 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import InvalidSolutionError, _native, compiled, knights
+from lazysearch import InvalidSolutionError, compiled, knights
 from lazysearch.cli import main
+from lazysearch.engine import _native
 from lazysearch.knights import KnightsError, Tour
 from lazysearch.knights.solver import KnightsProblem
 from lazysearch.search import Search

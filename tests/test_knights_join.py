@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import _native, compiled, knights
+from lazysearch import compiled, knights
+from lazysearch.engine import _native
 from lazysearch.knights import KnightsError
 from lazysearch.knights.counting import TooManyStatesError, frontier_count
 

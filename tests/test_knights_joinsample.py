@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from lazysearch import _native, compiled, knights
+from lazysearch import compiled, knights
+from lazysearch.engine import _native
 from lazysearch.knights.counting import TooManyStatesError, TourSampler
 from lazysearch.knights.joinsample import JoinSampler, PartsSampler
 

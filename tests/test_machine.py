@@ -1,7 +1,7 @@
 """The exact-cover engines' shared machine: one stack, one replay, in either build.
 
 Each engine (dancing links, dancing cells, Algorithm M) is a subclass of
-``lazysearch.exactcover._machine.Machine`` that adds only its data and its ``run()``.
+``lazysearch.engine._machine.Machine`` that adds only its data and its ``run()``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lazysearch import _native
+from lazysearch.engine import _native
 from lazysearch.puzzles import queens_problem
 
 ENGINES = {"_dlx": "DLXEngine", "_cells": "CellsEngine", "_mcc": "MCCEngine", "_bits": "BitsEngine"}
@@ -122,7 +122,7 @@ def test_restart_mid_search_puts_the_data_back(module: str) -> None:
 
 
 def test_the_machine_alone_has_no_search() -> None:
-    machine = _native.load("lazysearch.exactcover._machine")
+    machine = _native.load("lazysearch.engine._machine")
     with pytest.raises(NotImplementedError, match="Machine has no run"):
         machine.Machine().run(0, 0)
 
@@ -135,7 +135,7 @@ def test_the_install_carries_the_machine_declarations() -> None:
     patterns = data["package-data"]["lazysearch"]
     shipped = {p for pattern in patterns for p in (root / "lazysearch").glob(pattern)}
     declarations = set((root / "lazysearch").rglob("*.pxd"))
-    assert root / "lazysearch" / "exactcover" / "_machine.pxd" in declarations
+    assert root / "lazysearch" / "engine" / "_machine.pxd" in declarations
     assert declarations <= shipped
 
 
@@ -170,7 +170,7 @@ def test_setup_compiles_an_engine_only_over_a_compiled_machine(
     built = []
 
     def build(self: Any, ext: Any) -> None:
-        if ext.name == "lazysearch.exactcover._machine":
+        if ext.name == "lazysearch.engine._machine":
             raise RuntimeError("no compiler today")
         built.append(ext.name)
 

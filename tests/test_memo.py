@@ -15,13 +15,13 @@ from lazysearch import (
     Colour,
     ExactCover,
     LazysearchError,
-    _native,
     exact_cover,
     langford,
     polyomino,
     queens,
     sudoku,
 )
+from lazysearch.engine import _native
 from lazysearch.errors import MemoLimitError
 from lazysearch.exactcover import memo
 from lazysearch.puzzles.polyomino import PENTOMINOES, TETROMINOES, piece, rectangle, tile

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from lazysearch import _native
+from lazysearch.engine import _native, registry
 from lazysearch.puzzles import queens_problem
 
 
@@ -37,11 +37,9 @@ def test_every_subpackage_is_installed() -> None:
 
 
 def test_every_engine_source_loads_without_cython(monkeypatch: pytest.MonkeyPatch) -> None:
-    import lazysearch
-
     monkeypatch.setitem(sys.modules, "cython", None)
-    for name in lazysearch._ENGINES:
-        if name == "lazysearch._cython":
+    for name in registry.ENGINES:
+        if name == "lazysearch.engine._cython":
             continue
         module = _native.load_source(name)
         assert getattr(module, "COMPILED", False) is False, name
@@ -71,3 +69,32 @@ def test_knights_counts_run_without_cython() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["1728", "44202", "44202", "1245736"]
+
+
+def test_load_refuses_a_module_the_registry_does_not_list() -> None:
+    with pytest.raises(ValueError, match=r"'lazysearch\.exactcover\._dxl' is not an engine"):
+        _native.load("lazysearch.exactcover._dxl")
+
+
+def test_every_engine_the_package_loads_is_registered() -> None:
+    """The loads name their engine as a string (read as an import, as it is): each such
+    name is one the registry lists, so that a misspelt one fails here, not on the first
+    run that reaches it."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "lazysearch"
+    named = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("load", "load_source")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and str(node.args[0].value).startswith("lazysearch.")
+            ):
+                named.add(node.args[0].value)
+    assert named, "no load found"
+    assert named <= set(registry.ENGINES), sorted(named - set(registry.ENGINES))

@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 import lazysearch
-from lazysearch import _native
+from lazysearch.engine import _native, registry
 from lazysearch.errors import NotCompiledWarning
 
 
@@ -22,11 +22,11 @@ def uncompiled_install(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This process as an install that compiled no engine: importing an engine finds
     only its source (no extension), and no engine is loaded or warned about yet."""
     # LAZYSEARCH_PURE=1 puts the sources in sys.modules under the engines' names
-    before = {name: sys.modules.get(name) for name in lazysearch._ENGINES}
+    before = {name: sys.modules.get(name) for name in registry.ENGINES}
     real_import = importlib.import_module
 
     def import_module(name: str, package: str | None = None) -> ModuleType:
-        if name in lazysearch._ENGINES:
+        if name in registry.ENGINES:
             return _native.load_source(name)
         return real_import(name, package)
 
@@ -58,11 +58,11 @@ def test_an_uncompiled_install_warns_once_naming_the_engines() -> None:
     caught = load_engines_recording()
     assert len(caught) == 1
     message = str(caught[0].message)
-    for name in lazysearch._ENGINES:
+    for name in registry.ENGINES:
         assert name in message
     assert "LAZYSEARCH_QUIET=1" in message
     assert issubclass(NotCompiledWarning, RuntimeWarning)
-    assert _native.engines() == dict.fromkeys(lazysearch._ENGINES, False)
+    assert _native.engines() == dict.fromkeys(registry.ENGINES, False)
 
 
 @pytest.mark.usefixtures("uncompiled_install")
@@ -88,7 +88,7 @@ def test_the_warning_is_silenced_by_a_filter() -> None:
 
 def test_engines_says_which_engines_run_compiled() -> None:
     found = _native.engines()
-    assert list(found) == list(lazysearch._ENGINES)
+    assert list(found) == list(registry.ENGINES)
     assert all(found.values()) is lazysearch.compiled()
     if _native.pure_requested():
         assert not any(found.values())
@@ -161,7 +161,7 @@ def test_the_compiled_engines_carry_no_debug_information() -> None:
     package = Path(lazysearch.__file__).parent
     built = [
         path
-        for name in lazysearch._ENGINES
+        for name in registry.ENGINES
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
         if (
             path := package.parent.joinpath(*name.split(".")[:-1], name.split(".")[-1] + suffix)

@@ -180,7 +180,7 @@ def test_stats_count_nodes_and_solutions() -> None:
 
 
 def test_compiled_matches_the_build() -> None:
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     if _native.pure_requested():
         assert lazysearch.compiled() is False

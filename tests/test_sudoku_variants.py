@@ -423,7 +423,7 @@ def brute_engine_count(
 def test_engine_houses_and_sums_count_like_brute_force(data: st.DataObject) -> None:
     """The engine's all-different houses (digits 1..k, once each) and sums (digits may
     repeat) against trying every filling of 4 cells."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     engine_module = _native.load("lazysearch.kakuro._engine")
     subsets = st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True)
@@ -486,7 +486,7 @@ def test_engine_cages_by_combinations_match_brute_force(data: st.DataObject) -> 
     """Runs beside houses are revised by their combinations (singles per combination,
     digits a run needs leave the rest of a house holding it): every filling of 6 cells,
     and no digit of a cell the root's domains rule out, against brute force."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     engine_module = _native.load("lazysearch.kakuro._engine")
     n = 6
@@ -511,7 +511,7 @@ def test_engine_takes_a_cages_needed_digits_from_its_house() -> None:
     """A 3-cell cage making 6 in a row needs 1, 2 and 3: the row's six other cells lose
     them at the root (the house alone sees no triple there); the row then has 3! * 6!
     fillings."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     engine_module = _native.load("lazysearch.kakuro._engine")
     engine = engine_module.KakuroEngine(9, [(tuple(range(9)), 45, 0), ((0, 4, 8), 6, 0)], (), [0])
@@ -521,7 +521,7 @@ def test_engine_takes_a_cages_needed_digits_from_its_house() -> None:
 
 
 def test_engine_refuses_a_house_with_more_than_one_digit_set() -> None:
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     engine_module = _native.load("lazysearch.kakuro._engine")
     with pytest.raises(ValueError, match="run 0 is no house: 2 cells making 7"):

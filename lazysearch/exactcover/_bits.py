@@ -32,7 +32,7 @@ orders.  The masks take ``m * W`` words: the engine is for problems of some thou
 of options at most (:data:`MAX_WORDS`).
 
 Compiled, a word is a C ``unsigned long long`` and the bits are counted by the
-compiler's builtins (``_bitops.pxd``); as plain Python, each bitset is one Python int
+compiler's builtins (``engine/bitops.pxd``); as plain Python, each bitset is one Python int
 (``W = 1``, a word as wide as the problem) and ``int.bit_count()`` counts it.
 """
 
@@ -41,15 +41,14 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import array
 import sys
 from collections.abc import Sequence
 
-from lazysearch import _buffers
-from lazysearch.exactcover import _machine
-from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
+from lazysearch.engine import _buffers, _machine
+from lazysearch.engine.states import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
@@ -58,8 +57,8 @@ COMPILED: bool = cython.compiled
 MAX_WORDS = 1 << 24  # problem.BITS_MAX_WORDS: the two must agree
 
 if cython.compiled:
-    from cython.cimports.lazysearch.exactcover._bitops import lowest64, popcount64
-    from cython.cimports.lazysearch.exactcover._machine import Machine
+    from cython.cimports.lazysearch.engine._machine import Machine
+    from cython.cimports.lazysearch.engine.bitops import lowest64, popcount64
 else:
     Machine = _machine.plain()
 

@@ -49,12 +49,12 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 from collections.abc import Sequence
 from typing import Any
 
-from lazysearch import _buffers, _native
+from lazysearch.engine import _buffers, _native
 
 COMPILED: bool = cython.compiled
 

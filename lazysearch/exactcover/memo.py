@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .. import _native
+from ..engine import _native
 from ..errors import CheckpointError, LazysearchError, MemoLimitError
 from ..search import CHUNK, Partial
 

@@ -8,7 +8,7 @@ from itertools import chain
 from operator import mul
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
 
-from .. import _native
+from ..engine import _native
 from ..errors import (
     DuplicateItemError,
     EmptyOptionError,

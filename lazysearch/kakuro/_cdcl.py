@@ -30,7 +30,7 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import array
 from collections.abc import Iterable

@@ -3,9 +3,9 @@
 
 They live apart from the engine so that those modules can read them without importing
 the engine itself: a compiled engine stands on the compiled
-:class:`lazysearch.exactcover._machine.Machine`, and cannot be imported once the plain
+:class:`lazysearch.engine._machine.Machine`, and cannot be imported once the plain
 Python one has been loaded in its place (``LAZYSEARCH_PURE=1``); the engine is loaded
-through :func:`lazysearch._native.load` only.
+through :func:`lazysearch.engine._native.load` only.
 """
 
 from __future__ import annotations

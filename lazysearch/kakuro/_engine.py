@@ -38,18 +38,17 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import itertools
 from collections.abc import Sequence
 
-from lazysearch import _buffers
-from lazysearch.exactcover import _machine
-from lazysearch.exactcover._machine import CUT as CUT  # the states, for this engine's users
-from lazysearch.exactcover._machine import DONE as DONE
-from lazysearch.exactcover._machine import ENTER as ENTER
-from lazysearch.exactcover._machine import LEAF as LEAF
-from lazysearch.exactcover._machine import SOLUTION as SOLUTION
+from lazysearch.engine import _buffers, _machine
+from lazysearch.engine.states import CUT as CUT  # the states, for this engine's users
+from lazysearch.engine.states import DONE as DONE
+from lazysearch.engine.states import ENTER as ENTER
+from lazysearch.engine.states import LEAF as LEAF
+from lazysearch.engine.states import SOLUTION as SOLUTION
 from lazysearch.kakuro._combos import COMBOS as COMBOS  # for this engine's users too
 from lazysearch.kakuro._combos import REFUTED as REFUTED
 from lazysearch.kakuro._combos import run_combos as run_combos
@@ -57,7 +56,7 @@ from lazysearch.kakuro._combos import run_combos as run_combos
 COMPILED: bool = cython.compiled
 
 if cython.compiled:
-    from cython.cimports.lazysearch.exactcover._machine import Machine
+    from cython.cimports.lazysearch.engine._machine import Machine
 else:
     Machine = _machine.plain()
 
@@ -85,7 +84,7 @@ def _shared_tables() -> tuple[object, object]:
 @cython.cclass
 class KakuroEngine(Machine):
     """The filling machine for one puzzle, as numbers, on the shared stack
-    (:class:`lazysearch.exactcover._machine.Machine`: ``x[t]`` is the cell fixed at
+    (:class:`lazysearch.engine._machine.Machine`: ``x[t]`` is the cell fixed at
     level ``t``, ``k[t]`` the index of its digit among ``d[t]``).
 
     ``runs`` holds, for each run, its empty cells (numbers ``0 .. n - 1``), the sum they

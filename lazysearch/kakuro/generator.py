@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import brief
 from ..puzzles.rating import Rating, rating, walk
 from ._combos import COMBOS

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .. import _native
+from ..engine import _native
 from ._combos import REFUTED, run_combos
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import InvalidSolutionError
 from ..search import Search, fingerprint
 from ..stream import Solutions

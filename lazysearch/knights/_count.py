@@ -34,9 +34,9 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
-from lazysearch import _buffers
+from lazysearch.engine import _buffers
 from lazysearch.knights._frontier import neighbours_back
 
 COMPILED: bool = cython.compiled

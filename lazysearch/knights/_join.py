@@ -40,14 +40,14 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import array
 import itertools
 import time
 from typing import Any
 
-from lazysearch import _buffers
+from lazysearch.engine import _buffers
 from lazysearch.knights.counting import TooManyStatesError
 
 COMPILED: bool = cython.compiled
@@ -1089,7 +1089,7 @@ def sweep_tables(
     first columns (:mod:`lazysearch.knights._count`, compiled tables while the counts
     fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
     frontiers.  ``tick(where)``, if given, is called after each square."""
-    from lazysearch import _native
+    from lazysearch.engine import _native
 
     module = _native.load("lazysearch.knights._count")
     counter = module.FrontierCounter(k, n, -1, True)

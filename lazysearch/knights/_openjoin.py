@@ -39,7 +39,7 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import time
 from typing import Any
@@ -894,7 +894,7 @@ def open_join_count(
     :func:`~lazysearch.knights.counting.default_max_states`); ``ValueError`` for a board
     or cut that does not fit.
     """
-    from lazysearch import _native
+    from lazysearch.engine import _native
     from lazysearch.knights.counting import check_measured, default_max_states
 
     k, n = min(rows, cols), max(rows, cols)

@@ -37,11 +37,11 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 from collections.abc import Callable
 
-from lazysearch import _buffers
+from lazysearch.engine import _buffers
 
 COMPILED: bool = cython.compiled
 

@@ -41,19 +41,18 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 import array
 from collections.abc import Sequence
 
-from lazysearch import _buffers
-from lazysearch.exactcover import _machine
-from lazysearch.exactcover._machine import CUT, DONE, ENTER, LEAF, SOLUTION
+from lazysearch.engine import _buffers, _machine
+from lazysearch.engine.states import CUT, DONE, ENTER, LEAF, SOLUTION
 
 COMPILED: bool = cython.compiled
 
 if cython.compiled:
-    from cython.cimports.lazysearch.exactcover._machine import Machine
+    from cython.cimports.lazysearch.engine._machine import Machine
 else:
     Machine = _machine.plain()
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import CheckpointError, LazysearchError
 
 Square = tuple[int, int]

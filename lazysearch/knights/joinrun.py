@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import CheckpointError
 from ..longrun import check_overwritable, digest, read_record, save
 

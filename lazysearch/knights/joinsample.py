@@ -41,7 +41,7 @@ import random
 import time
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from .counting import (
     Square,
     TooManyStatesError,

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from .counting import TooManyStatesError, default_max_states
 
 #: Orders better than :func:`find_order`'s, as ``(rows, cols)`` to the order (square

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn, overload
 
-from .. import _native
+from ..engine import _native
 from ..errors import InvalidSolutionError, LazysearchError
 from ..search import DONE, ENTER, LEAF, Search, fingerprint
 from ..stream import Solutions

@@ -41,11 +41,11 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 from collections.abc import Sequence
 
-from lazysearch import _buffers
+from lazysearch.engine import _buffers
 
 COMPILED: bool = cython.compiled
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import _native
+from ..engine import _native
 
 
 def other_filling(

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import _native
+from ..engine import _native
 from ..errors import brief
 from .clue_sat import other_filling
 from .rating import LEVELS as LEVELS

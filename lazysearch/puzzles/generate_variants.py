@@ -40,9 +40,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _native
+from ..engine import _native
+from ..engine.states import DONE
 from ..errors import brief
-from ..exactcover._machine import DONE
 from .generate import FILL_NODES, RATING_BOUND, GeneratedSudoku, blank_clues, check_box
 from .rating import Rating, rating, walk
 from .sudoku_grid import SYMBOLS, SolvedGrid, SudokuError, box_shape, parse

@@ -12,7 +12,7 @@ import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .. import _native
+from ..engine import _native
 from ..exactcover.problem import ExactCover
 from ..search import Search, fingerprint
 from ..stream import Solutions

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from .. import _native
+from ..engine import _native
 from ..exactcover.problem import DLXProblem, ExactCover
 from ..race import Race
 from ..search import Search, fingerprint

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from ..exactcover._machine import DONE
+from ..engine.states import DONE
 
 
 class Rating(NamedTuple):

@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._machine import available_memory as _available_memory
+from ..engine.memory import available_memory as _available_memory
 from ..errors import LazysearchError, brief
 from ..exactcover.problem import DLXProblem
 from ..race import Race

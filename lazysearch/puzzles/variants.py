@@ -189,7 +189,7 @@ class KillerProblem:
         return "kakuro"
 
     def _build(self, guide: tuple[int, ...]) -> Engine:
-        from .. import _native
+        from ..engine import _native
 
         module = _native.load("lazysearch.kakuro._engine")
         engine: Engine = module.KakuroEngine(self.n, self.runs, guide, self.houses, self.sums)

@@ -1,6 +1,8 @@
 """The part of the search engines that is not their search: one explicit stack.
 
-Every engine (:mod:`._dlx`, :mod:`._cells`, :mod:`._mcc`, the polyomino tiling engine
+Every search engine (the exact-cover engines :mod:`lazysearch.exactcover._dlx`,
+:mod:`~lazysearch.exactcover._cells`, :mod:`~lazysearch.exactcover._mcc` and
+:mod:`~lazysearch.exactcover._bits`, the polyomino tiling engine
 :mod:`lazysearch.puzzles._tiling`, the knight's tour engine :mod:`lazysearch.knights._tour`
 and the kakuro engine :mod:`lazysearch.kakuro._engine`) subclasses :class:`Machine` and
 adds its data and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice
@@ -15,7 +17,7 @@ its index among the node's children and ``d[t]`` their number.  The *position* i
 leaves the last on the stack with ``state == LEAF`` (``leaf_kind`` says which); it
 stops at ``floor`` (``state == DONE``) and treats the nodes at ``cut_depth`` as leaves
 (``CUT``, to list subtrees).  During a replay it enters no leaf: a leaf or dead end on
-the way sets ``bad_replay``.
+the way sets ``bad_replay``.  The states and leaf kinds are :mod:`lazysearch.engine.states`.
 
 Compiled, the engines ``cimport`` this class (its C fields are declared in
 ``_machine.pxd``); run as plain Python, an engine subclasses the plain-Python class
@@ -27,20 +29,12 @@ from __future__ import annotations
 try:
     import cython
 except ModuleNotFoundError:  # pragma: no cover - exercised on machines without Cython
-    from lazysearch import _cython as cython  # type: ignore[no-redef]
+    from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
-from lazysearch import _buffers, _native
+from lazysearch.engine import _buffers, _native
+from lazysearch.engine.states import ENTER
 
 COMPILED: bool = cython.compiled
-
-# Engine states.
-ENTER = 0  # about to enter the node at ``level`` (nothing done there yet)
-LEAF = 1  # the node at ``level`` was just reported; next step backs up
-DONE = 2  # the whole (sub)tree has been walked
-
-# What ``run`` reports for the leaf it stopped at.
-SOLUTION = 1
-CUT = 2  # a node at ``cut_depth`` (used to list subtrees)
 
 
 @cython.cclass

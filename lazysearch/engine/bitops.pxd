@@ -1,6 +1,7 @@
-# Bit counting for the bitset engine (lazysearch/exactcover/_bits.py), which cimports
-# these: one machine instruction each where the compiler has one (no module of its own:
-# the functions are inline C, declared here and only here).
+# Bit counting for the compiled engines, which cimport these (from
+# cython.cimports.lazysearch.engine.bitops import lowest64, popcount64): one machine
+# instruction each where the compiler has one (no module of its own: the functions are
+# inline C, declared here and only here).
 
 cdef extern from *:
     """

@@ -1,5 +1,8 @@
 """Load an engine module: its compiled extension when there is one, else its source.
 
+The engine modules are those :mod:`lazysearch.engine.registry` lists; :func:`load`
+refuses any other name.
+
 ``LAZYSEARCH_PURE=1`` in the environment forces the plain-Python source even when the
 extension is installed, so that both builds can be tested on one machine.  Without it,
 an engine that falls back to plain Python (the install found no C compiler or no
@@ -13,6 +16,8 @@ import importlib
 import os
 import sys
 from types import ModuleType
+
+from . import registry
 
 _loaded: dict[str, ModuleType] = {}
 _warned = False
@@ -29,7 +34,8 @@ def quiet_requested() -> bool:
 def load(name: str) -> ModuleType:
     """Import engine module ``name`` (dotted), honouring ``LAZYSEARCH_PURE``.
 
-    The first engine of a process found running as plain Python when a compiled one was
+    Raises ``ValueError`` for a module :data:`registry.ENGINES` does not list.  The
+    first engine of a process found running as plain Python when a compiled one was
     expected (``LAZYSEARCH_PURE`` unset) issues one ``NotCompiledWarning``.
     """
     module = _import(name)
@@ -41,6 +47,8 @@ def load(name: str) -> ModuleType:
 def _import(name: str) -> ModuleType:
     if name in _loaded:
         return _loaded[name]
+    if name not in registry.ENGINES:
+        raise ValueError(f"{name!r} is not an engine module listed in lazysearch.engine.registry")
     if pure_requested():
         module = load_source(name)
         sys.modules[name] = module
@@ -57,7 +65,7 @@ def _warn_not_compiled() -> None:
         return
     import warnings
 
-    from .errors import NotCompiledWarning
+    from ..errors import NotCompiledWarning
 
     plain = [name for name, compiled_ in engines().items() if not compiled_]
     warnings.warn(
@@ -73,12 +81,9 @@ def _warn_not_compiled() -> None:
 def engines() -> dict[str, bool]:
     """Each engine module's name, and True when it runs compiled in this process.
 
-    Loads every engine (as ``lazysearch.compiled()`` does); all are False under
-    ``LAZYSEARCH_PURE=1``.
+    Loads every engine; all are False under ``LAZYSEARCH_PURE=1``.
     """
-    from . import _ENGINES
-
-    return {name: bool(getattr(_import(name), "COMPILED", False)) for name in _ENGINES}
+    return {name: bool(getattr(_import(name), "COMPILED", False)) for name in registry.ENGINES}
 
 
 def load_source(name: str) -> ModuleType:
@@ -98,8 +103,3 @@ def load_source(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
-
-
-def compiled() -> bool:
-    """True when the engines in use run as compiled C extensions."""
-    return all(getattr(m, "COMPILED", False) for m in _loaded.values()) and bool(_loaded)

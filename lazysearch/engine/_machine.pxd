@@ -1,4 +1,4 @@
-# The C layout of Machine (lazysearch/exactcover/_machine.py), for the engines that
+# The C layout of Machine (lazysearch/engine/_machine.py), for the engines that
 # subclass it: Cython reads a compiled base's fields from here (cimport), so they are
 # declared here and only here.
 

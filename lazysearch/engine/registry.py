@@ -1,0 +1,39 @@
+"""The compiled modules of lazysearch, listed once.
+
+``setup.py`` compiles what is listed here (reading this file without importing the
+package: keep it plain data, importing nothing); :func:`lazysearch.compiled`, the warning
+when an engine runs as plain Python, ``lazysearch --version`` and the loader
+(:mod:`lazysearch.engine._native`, which loads no module missing here) read it too.
+A new compiled module is added here (and, as mypy cannot read its Cython types, to
+pyproject.toml's list of modules whose errors mypy ignores).
+"""
+
+#: The compiled base of the search engines (:class:`lazysearch.engine._machine.Machine`).
+MACHINE = "lazysearch.engine._machine"
+
+#: Every engine module, and the compiled base its classes subclass (``None``: none).  A
+#: base comes before the engines over it: setup.py compiles in this order, and compiles
+#: an engine only if its base was (a compiled engine cannot import over a plain-Python
+#: base).  ``lazysearch --version`` names them in this order.  Each module says
+#: ``COMPILED`` (True when it runs as C).
+ENGINES: dict[str, str | None] = {
+    MACHINE: None,
+    "lazysearch.exactcover._bits": MACHINE,
+    "lazysearch.exactcover._cells": MACHINE,
+    "lazysearch.exactcover._dlx": MACHINE,
+    "lazysearch.exactcover._mcc": MACHINE,
+    "lazysearch.exactcover._memo": None,
+    "lazysearch.kakuro._cdcl": None,
+    "lazysearch.kakuro._engine": MACHINE,
+    "lazysearch.knights._count": None,
+    "lazysearch.knights._join": None,
+    "lazysearch.knights._openjoin": None,
+    "lazysearch.knights._order": None,
+    "lazysearch.knights._tour": MACHINE,
+    "lazysearch.puzzles._tiling": MACHINE,
+    "lazysearch.puzzles._units": None,
+}
+
+#: Modules compiled for speed that are not engines: imported as usual (not through the
+#: loader, so ``LAZYSEARCH_PURE`` leaves them compiled) and not listed by ``--version``.
+HELPERS: tuple[str, ...] = ("lazysearch.kakuro._combos",)
