@@ -577,11 +577,7 @@ def version_text() -> str:
     if not plain:
         engines = f"engines: compiled C ({', '.join(compiled)})"
     else:
-        why = (
-            "LAZYSEARCH_PURE is set"
-            if _native.pure_requested()
-            else "not compiled at install: reinstall with a C compiler and Cython"
-        )
+        why = _native.why_plain()
         engines = f"engines: plain Python, slower ({why}): {', '.join(plain)}"
         if compiled:
             engines += f"; compiled C: {', '.join(compiled)}"

@@ -98,3 +98,60 @@ def test_every_engine_the_package_loads_is_registered() -> None:
                 named.add(node.args[0].value)
     assert named, "no load found"
     assert named <= set(registry.ENGINES), sorted(named - set(registry.ENGINES))
+
+
+class _Installed:
+    """A stand-in for importlib.metadata's distribution of lazysearch at ``folder``."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def locate_file(self, name: str) -> str:
+        import os
+
+        return os.path.join(self.folder, name)
+
+
+def test_a_source_checkout_hiding_the_install_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    # Python started inside the clone imports its lazysearch/ folder (no compiled
+    # engines) before the installed package; the warning and --version blamed the
+    # install ("found no C compiler"). They now name both folders.
+    import importlib.metadata
+    import os
+
+    site = os.path.join(str(tmp_path), "site-packages")
+    os.makedirs(os.path.join(site, "lazysearch"))
+    open(os.path.join(site, "lazysearch", "__init__.py"), "w").close()
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: _Installed(site))
+    monkeypatch.delenv("LAZYSEARCH_PURE", raising=False)
+    assert _native.shadowed_install() == os.path.join(site, "lazysearch")
+    why = _native.why_plain()
+    assert why.startswith(f"imported from the source folder {_native.package_folder()}")
+    assert why.endswith(f"hides the installed package at {os.path.join(site, 'lazysearch')}")
+
+
+def test_an_editable_or_absent_install_is_not_called_hidden(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    import importlib.metadata
+    import os
+
+    # editable: the distribution has no package folder of its own
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: _Installed(str(tmp_path)))
+    assert _native.shadowed_install() is None
+    # the imported package is the installed one
+    parent = os.path.dirname(_native.package_folder())
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: _Installed(parent))
+    assert _native.shadowed_install() is None
+
+    def missing(name: str) -> object:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    assert _native.shadowed_install() is None
+    monkeypatch.delenv("LAZYSEARCH_PURE", raising=False)
+    assert _native.why_plain().startswith("not compiled at install")
+    monkeypatch.setenv("LAZYSEARCH_PURE", "1")
+    assert _native.why_plain() == "LAZYSEARCH_PURE is set"

@@ -68,14 +68,55 @@ def _warn_not_compiled() -> None:
     from ..errors import NotCompiledWarning
 
     plain = [name for name, compiled_ in engines().items() if not compiled_]
+    hidden = shadowed_install()
+    why = (
+        "the install found no C compiler or no Cython (reinstall with one to compile them)"
+        if hidden is None
+        else f"lazysearch was imported from the source folder {package_folder()}, which "
+        f"hides the installed package at {hidden} (run Python from another folder to use it)"
+    )
     warnings.warn(
-        f"lazysearch runs {', '.join(plain)} as plain Python, several times slower: "
-        "the install found no C compiler or no Cython (reinstall with one to compile "
-        "them). Set LAZYSEARCH_QUIET=1, or filter lazysearch.errors.NotCompiledWarning, "
+        f"lazysearch runs {', '.join(plain)} as plain Python, several times slower: {why}. "
+        "Set LAZYSEARCH_QUIET=1, or filter lazysearch.errors.NotCompiledWarning, "
         "to silence this.",
         NotCompiledWarning,
         stacklevel=3,
     )
+
+
+def package_folder() -> str:
+    """The folder of the ``lazysearch`` package this process imported."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def shadowed_install() -> str | None:
+    """The folder of an installed (not editable) lazysearch that the one imported hides,
+    or None: Python started in a source checkout imports its ``lazysearch/`` folder,
+    which holds no compiled engines, before the installed package."""
+    try:
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        installed = str(distribution("lazysearch").locate_file("lazysearch"))
+    except (ImportError, PackageNotFoundError, OSError):
+        return None
+    if not os.path.isfile(os.path.join(installed, "__init__.py")):
+        return None  # an editable install: the package is the source folder itself
+    if os.path.realpath(installed) == os.path.realpath(package_folder()):
+        return None
+    return installed
+
+
+def why_plain() -> str:
+    """Why engines run as plain Python in this process, in a few words for users."""
+    if pure_requested():
+        return "LAZYSEARCH_PURE is set"
+    hidden = shadowed_install()
+    if hidden is not None:
+        return (
+            f"imported from the source folder {package_folder()}, which hides the "
+            f"installed package at {hidden}"
+        )
+    return "not compiled at install: reinstall with a C compiler and Cython"
 
 
 def engines() -> dict[str, bool]:
