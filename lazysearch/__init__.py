@@ -67,6 +67,11 @@ if not TYPE_CHECKING:
     __getattr__ = _lazy_module
 
 
+def __dir__() -> list[str]:
+    """The public names, the lazy submodules among them (not this module's helpers)."""
+    return sorted([*__all__, "__version__"])
+
+
 def compiled() -> bool:
     """True when the compiled (C) engines are running, False for plain Python.
 

@@ -175,3 +175,26 @@ def test_the_compiled_engines_carry_no_debug_information() -> None:
             pytest.skip(f"{path.name} is not an ELF file; its format is not checked here")
         debug = b".debug_info" in data  # a section name, in the ELF's table of names
         assert not debug, f"{path} carries debug information"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # each in a fresh process: the first import of each name, both ways round
+        "import lazysearch.sudoku as s, lazysearch.puzzles.sudoku as t; assert s is t",
+        "import lazysearch.puzzles.sudoku as t, lazysearch.sudoku as s; assert s is t",
+        "import lazysearch; m = lazysearch.polyomino; import lazysearch.polyomino as p; "
+        "assert p is m",
+        "from lazysearch.polyomino import tile, box, SOMA; "
+        "assert tile(box(3, 3, 3), SOMA, distinct=True).count() == 240",
+        "from lazysearch.sudoku import solve; assert solve('.' * 16).count() == 288",
+        "import lazysearch; names = dir(lazysearch); "
+        "assert {'sudoku', 'polyomino', 'kakuro', 'knights', 'queens'} <= set(names); "
+        "assert 'TYPE_CHECKING' not in names and '_native' not in names",
+    ],
+)
+def test_the_documented_family_names_are_importable_modules(script: str) -> None:
+    # `import lazysearch.sudoku` raised ModuleNotFoundError: the names existed only as
+    # attributes of the package.
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
