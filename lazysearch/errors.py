@@ -12,10 +12,17 @@ def brief(value: object, limit: int = 60) -> str:
     """``repr(value)`` for a message, cut to about ``limit`` characters with its length.
 
     >>> brief("x" * 1000)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1,002 characters)"
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1,000 characters)"
+
+    The length is the string's own (its quotes not counted), or its repr's for any
+    other value.
     """
     text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 10]}... ({len(text):,} characters)"
+    if len(text) <= limit:
+        return text
+    size = len(value) if isinstance(value, str | bytes) else len(text)
+    unit = "bytes" if isinstance(value, bytes) else "characters"
+    return f"{text[: limit - 10]}... ({size:,} {unit})"
 
 
 class LazysearchError(ValueError):

@@ -284,8 +284,8 @@ class Solutions(Generic[T]):
         >>> queens(4).take(5)
         [(2, 0, 3, 1), (1, 3, 0, 2)]
         """
-        if n < 0:
-            raise ValueError(f"take() needs n >= 0, got {n}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"take() needs a whole number n >= 0, got {n!r}")
         return list(itertools.islice(self, n))
 
     @overload

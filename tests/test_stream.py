@@ -116,3 +116,9 @@ def test_sample_without_replacement_draws_different_solutions() -> None:
     assert queens(3).sample(2, replace=False) == []
     # With replacement (the default) draws are independent: 10 of 4 solutions.
     assert len(queens(6).sample(10, seed=1)) == 10
+
+
+@pytest.mark.parametrize("n", [2.5, "2", True, -1])
+def test_take_refuses_what_is_not_a_count_in_its_own_words(n: object) -> None:
+    with pytest.raises(ValueError, match=r"take\(\) needs a whole number n >= 0, got"):
+        queens(4).take(n)  # type: ignore[arg-type]

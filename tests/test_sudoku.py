@@ -190,3 +190,17 @@ def test_the_usual_alphabet_still_reads_zero_as_a_blank() -> None:
 def test_bad_symbols_are_refused(symbols: str, message: str) -> None:
     with pytest.raises(SudokuError, match=message):
         sudoku.solve("." * 16, symbols=symbols)
+
+
+@pytest.mark.parametrize(
+    ("grid", "message"),
+    [
+        (None, "a string of cells or a sequence of rows, got None"),
+        (b"1234", "got b'1234'"),
+        ([None] * 4, "row 1 must be a sequence of ints, got None"),
+        ([[1, 2, 3, 4]] * 3 + ["1234"], "row 4 must be a sequence of ints, got '1234'"),
+    ],
+)
+def test_a_grid_of_the_wrong_type_is_named(grid: object, message: str) -> None:
+    with pytest.raises(SudokuError, match=message):
+        sudoku.solve(grid)  # type: ignore[arg-type]

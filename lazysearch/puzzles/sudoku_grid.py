@@ -152,6 +152,13 @@ def parse(
         return rows
     if symbols is not None:
         raise SudokuError("symbols= names the values of a text grid; this grid is lists of ints")
+    if isinstance(grid, bytes) or not isinstance(grid, Sequence):
+        raise SudokuError(
+            f"a sudoku grid is a string of cells or a sequence of rows, got {brief(grid)}"
+        )
+    for r, row in enumerate(grid):
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence):
+            raise SudokuError(f"row {r + 1} must be a sequence of ints, got {brief(row)}")
     rows = [[0 if v is None else v for v in row] for row in grid]
     n = len(rows)
     if n < 1:
