@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..engine.memory import available_memory as _available_memory
 from ..errors import LazysearchError, brief
@@ -156,10 +156,13 @@ def parse(
         raise SudokuError(
             f"a sudoku grid is a string of cells or a sequence of rows, got {brief(grid)}"
         )
-    for r, row in enumerate(grid):
-        if isinstance(row, str | bytes) or not isinstance(row, Sequence):
-            raise SudokuError(f"row {r + 1} must be a sequence of ints, got {brief(row)}")
-    rows = [[0 if v is None else v for v in row] for row in grid]
+    for r, line in enumerate(cast("Sequence[object]", grid)):
+        if isinstance(line, str | bytes) or not isinstance(line, Sequence):
+            raise SudokuError(f"row {r + 1} must be a sequence of ints, got {brief(line)}")
+    rows = [
+        [0 if v is None else v for v in row]
+        for row in cast("Grid | Sequence[Sequence[int | None]]", grid)
+    ]
     n = len(rows)
     if n < 1:
         raise SudokuError("a sudoku grid has at least one row; got none")
