@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from lazysearch import knights, longrun, parallel, queens
+from lazysearch import executors, knights, longrun, parallel, queens
 from lazysearch.cli import EXIT_BUDGET, main
 from lazysearch.errors import LazysearchError
 
@@ -234,7 +234,7 @@ def test_every_worker_killed_is_an_error_not_a_hang(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _gate(monkeypatch, tmp_path, free=0)
-    monkeypatch.setattr(parallel, "NO_WORKERS_GRACE", 2.0)
+    monkeypatch.setattr(executors, "NO_WORKERS_GRACE", 2.0)
     run = tmp_path / "run.json"
     with _processes_cluster(tmp_path, 2) as (_, workers):
         client = distributed.Client(scheduler_file=str(tmp_path / "scheduler.json"), timeout=60)
