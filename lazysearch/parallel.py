@@ -49,6 +49,7 @@ __all__ = [
     "Task",
     "WorkerLostWarning",
     "count",
+    "count_planned",
     "count_task",
     "count_within",
     "iterate",
@@ -256,7 +257,7 @@ def count(
     Returns the count of what ``search`` had left (with ``resume``: what it had left at
     the start of the run the file began).
     """
-    return _count(
+    return count_planned(
         search,
         workers=workers,
         executor=executor,
@@ -271,7 +272,7 @@ def count(
     )[0]
 
 
-def _count(
+def count_planned(
     search: Search,
     *,
     workers: int | None = None,
@@ -418,7 +419,7 @@ def count_within(
         before = int(given["found"]) if "plan" in given else 0
     deadline = None if seconds is None else time.monotonic() + seconds
     try:
-        total, plan_file = _count(
+        total, plan_file = count_planned(
             search,
             workers=workers,
             executor=executor,
