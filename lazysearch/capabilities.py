@@ -29,7 +29,10 @@ if TYPE_CHECKING:
     class Counting(Protocol):
         """Counting methods besides the walk (``count(method=...)``), the diagram of
         the solutions and exact samples; :mod:`lazysearch.exactcover.memo` is the
-        model."""
+        model.  ``METHODS`` are the names ``count(method=...)`` takes: ``"auto"``,
+        ``"enumerate"`` (the walk, the stream's own) and the problem's own methods."""
+
+        METHODS: tuple[str, ...]
 
         def check_method(self, method: object, max_nodes: object) -> None: ...
         def count(self, search: Search, method: str, max_nodes: int | None) -> int | None: ...

@@ -470,16 +470,19 @@ class Solutions(Generic[T]):
                 "count_within() counts the search's own solutions and cannot run this "
                 "stream's filter/map/slice steps; iterate with a budget of your own instead"
             )
-        if method not in ("enumerate", "memo"):
+        # Besides enumerating, the problem's own counting methods (by memo, unless its
+        # family has its own).
+        counting = capabilities.counting(self._search.problem)
+        methods = ("enumerate", *(m for m in counting.METHODS if m not in ("auto", "enumerate")))
+        if method not in methods:
             raise LazysearchError(
-                f"count_within() method must be 'enumerate' or 'memo', got {method!r}"
+                f"count_within() method must be {' or '.join(map(repr, methods))}, got {method!r}"
             )
-        if method == "memo":
-            counting = capabilities.counting(self._search.problem)
+        if method != "enumerate":
             if workers is not None or self._peeked:
                 raise LazysearchError(
-                    "count_within(method='memo') counts the exact cover from its start in "
-                    "one process: no workers, and a stream not yet read from"
+                    f"count_within(method={method!r}) counts the exact cover from its start "
+                    "in one process: no workers, and a stream not yet read from"
                 )
             return counting.count_within(
                 self._search,
