@@ -6,8 +6,10 @@ The rule, for every child (a helper, a pool's worker, a forked part of a join):
   reaches the whole process group, and a child's ``KeyboardInterrupt`` traceback is
   noise), and a child forked directly is forked with SIGINT held back, so that not even
   its first moments hear it (:func:`start_forked`);
-- SIGTERM keeps the caller's handler, inherited at the fork: a child is stopped by its
-  caller, which kills it (:func:`stop_pool`, :func:`stop_forked`), never asked;
+- SIGTERM is left as the fork leaves it (the caller's handler, which on the command
+  line asks the caller for a stop at a safe point): a child ends when its work or its
+  pipe does, or its caller kills it (:func:`stop_pool`, :func:`stop_forked`,
+  :meth:`Helpers.close`), never by asking it with a signal;
 - it never outlives its caller, whatever kills the caller (``kill -9`` included):
   :func:`watch_parent`.
 
