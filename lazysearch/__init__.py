@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import capabilities
 from .engine import _native
 from .errors import (
     CheckpointError,
@@ -60,6 +61,24 @@ def _lazy_module(name: str) -> ModuleType:
         return module
     raise AttributeError(f"module 'lazysearch' has no attribute {name!r}")
 
+
+def _memo_counting() -> ModuleType:
+    """Counting by memo, diagrams and samples: every problem's, unless it offers its own
+    (those without an exact cover behind them refuse them, saying so)."""
+    from .exactcover import memo
+
+    return memo
+
+
+def _parallel() -> ModuleType:
+    """Counting and listing in other processes: every problem's."""
+    from . import parallel
+
+    return parallel
+
+
+capabilities.provide("counting", _memo_counting)
+capabilities.provide("parallel", _parallel)
 
 if not TYPE_CHECKING:
     # Hidden from type checkers, which see the real imports above: a module

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import capabilities
 from .engine.states import DONE as DONE  # the engines' states, for the drivers that read them
 from .engine.states import ENTER as ENTER
 from .engine.states import LEAF as LEAF
@@ -258,9 +259,8 @@ class Search:
         import time
 
         if workers is not None:
-            from .parallel import count_within
-
-            return count_within(self, seconds, nodes, samples, workers=workers)
+            counted = capabilities.parallel(self.problem)
+            return counted.count_within(self, seconds, nodes, samples, workers=workers)
 
         if seconds is not None and not 0 <= seconds < math.inf:
             raise ValueError(f"count_within() needs seconds >= 0, got {seconds!r}")
@@ -359,7 +359,7 @@ class Search:
             If the checkpoint is malformed, of another format version, or was made for
             another problem.
         """
-        cp = _validated(checkpoint, self.problem)
+        cp = validated(checkpoint, self.problem)
         prefix = tuple(cp["prefix"])
         position = cp["position"]
         resumed = Search(self.problem, prefix)
@@ -491,7 +491,16 @@ def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:
             )
 
 
-def _validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
+def validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
+    """``checkpoint``, checked to be a search checkpoint of ``problem`` that this
+    lazysearch reads (what :meth:`Search.resume` goes on from).
+
+    Raises
+    ------
+    CheckpointError
+        Naming what is wrong: not a dict, another format or version, another problem,
+        or a field out of range.
+    """
     if not isinstance(checkpoint, dict):
         raise CheckpointError(f"a checkpoint is a dict, not {type(checkpoint).__name__}")
     if checkpoint.get("format") != CHECKPOINT_FORMAT:

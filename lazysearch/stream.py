@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from . import capabilities
 from .errors import LazysearchError, NotExactlyOneError
 from .search import CHUNK, Estimate, Partial, Search, Stats, Taken
 
@@ -399,17 +400,19 @@ class Solutions(Generic[T]):
         ``map`` or ``slice`` steps; count those with ``count()``.  A memo count counts a
         whole search from its start, so it needs a stream not yet read from.
         """
-        from .exactcover import memo
-
-        memo.check_method(method, max_nodes)
-        if method == "memo" and (self._steps or workers is not None or executor is not None):
+        # The problem's counting methods (by memo, unless its family has its own): the
+        # methods besides "enumerate" and "auto" are theirs.
+        counting = capabilities.counting(self._search.problem)
+        counting.check_method(method, max_nodes)
+        own = method not in ("auto", "enumerate")
+        if own and (self._steps or workers is not None or executor is not None):
             raise LazysearchError(
-                "count(method='memo') counts the exact cover itself, so it takes no workers "
-                "and no filter/map/slice steps"
+                f"count(method={method!r}) counts the exact cover itself, so it takes no "
+                "workers and no filter/map/slice steps"
             )
-        if method == "memo" and (checkpoint is not None or resume is not None):
+        if own and (checkpoint is not None or resume is not None):
             # The table is the checkpoint: written every minute, at Ctrl-C and at the end.
-            part = memo.count_within(
+            part = counting.count_within(
                 self._search, max_nodes=max_nodes, checkpoint=checkpoint, resume=resume
             )
             return int(part.checkpoint["found"])
@@ -425,10 +428,8 @@ class Solutions(Generic[T]):
                     "count(workers=..., executor=...) counts the search in other processes and "
                     "cannot run this stream's filter/map/slice steps there; call count() instead"
                 )
-            from .parallel import count as parallel_count
-
             pending = self._take_pending()
-            counted = parallel_count(
+            counted = capabilities.parallel(self._search.problem).count(
                 self._search,
                 workers=workers,
                 executor=executor,
@@ -437,8 +438,8 @@ class Solutions(Generic[T]):
             )
             return pending + counted
         if not self._steps:
-            if method == "memo" or (method == "auto" and not self._peeked):
-                found = memo.count(self._search, method, max_nodes)
+            if own or (method == "auto" and not self._peeked):
+                found = counting.count(self._search, method, max_nodes)
                 if found is not None:
                     return found
             return self._take_pending() + self._search.count()
@@ -484,19 +485,21 @@ class Solutions(Generic[T]):
                 "count_within() counts the search's own solutions and cannot run this "
                 "stream's filter/map/slice steps; iterate with a budget of your own instead"
             )
-        if method not in ("enumerate", "memo"):
+        # Besides enumerating, the problem's own counting methods (by memo, unless its
+        # family has its own).
+        counting = capabilities.counting(self._search.problem)
+        methods = ("enumerate", *(m for m in counting.METHODS if m not in ("auto", "enumerate")))
+        if method not in methods:
             raise LazysearchError(
-                f"count_within() method must be 'enumerate' or 'memo', got {method!r}"
+                f"count_within() method must be {' or '.join(map(repr, methods))}, got {method!r}"
             )
-        if method == "memo":
-            from .exactcover import memo
-
+        if method != "enumerate":
             if workers is not None or self._peeked:
                 raise LazysearchError(
-                    "count_within(method='memo') counts the exact cover from its start in "
-                    "one process: no workers, and a stream not yet read from"
+                    f"count_within(method={method!r}) counts the exact cover from its start "
+                    "in one process: no workers, and a stream not yet read from"
                 )
-            return memo.count_within(
+            return counting.count_within(
                 self._search,
                 seconds,
                 nodes,
@@ -632,14 +635,13 @@ class Solutions(Generic[T]):
         MemoLimitError
             When the table would hold more than ``max_nodes`` subproblems.
         """
-        from .exactcover import memo
-
         if self._steps:
             raise LazysearchError(
                 "diagram() describes the exact cover itself, so it takes a stream with no "
                 "filter/map/slice steps; build it on the stream before them"
             )
-        found: Diagram[T] = memo.diagram(self._search, self._decode, max_nodes)
+        counting = capabilities.counting(self._search.problem)
+        found: Diagram[T] = counting.diagram(self._search, self._decode, max_nodes)
         return found
 
     def sample(
@@ -665,9 +667,7 @@ class Solutions(Generic[T]):
         It does not consume the stream.  Without replacement, ``k`` more than the
         solutions there are raises :class:`~lazysearch.errors.LazysearchError`.
         """
-        from .exactcover.diagram import check_sample
-
-        check_sample(k, seed)
+        capabilities.counting(self._search.problem).check_sample(k, seed)
         return self.diagram(max_nodes).sample(k, seed, replace=replace)
 
     def cheapest(self, k: int | None = None) -> Solutions[T]:
@@ -731,8 +731,7 @@ class Solutions(Generic[T]):
         subtree, in order, with this stream's ``filter``/``map``/``slice`` steps applied
         here.  A few subtrees are worked on ahead of the one being read.
         """
-        from .parallel import iterate
-
+        iterate = capabilities.parallel(self._search.problem).iterate
         rest = self._build(iterate(self._search, workers=workers, executor=executor))
         return itertools.chain(_Drain(self._peeked), rest)
 

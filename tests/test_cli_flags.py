@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import lazysearch
-from lazysearch import langford, parallel, polyomino, queens, sudoku
+from lazysearch import langford, parallel, planning, polyomino, queens, sudoku
 from lazysearch.cli import build_parser, main
 from lazysearch.engine import registry
 
@@ -296,7 +296,7 @@ def test_parallel_nodes_equal_a_plain_walks_at_any_split(make: Any, depth: int |
 def test_parallel_nodes_are_exact_when_big_subtrees_are_split_again(
     make: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "SMALL_TREE", 0)  # probe and split these small trees too
+    monkeypatch.setattr(planning, "SMALL_TREE", 0)  # probe and split these small trees too
     alone = make()
     alone.count()
     split = make()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from lazysearch import kakuro, knights, langford, parallel, queens
+from lazysearch import kakuro, knights, langford, parallel, planning, queens
 from lazysearch.cli import main
 from lazysearch.errors import LazysearchError
 from lazysearch.parallel import count, remaining_tasks
@@ -80,7 +80,7 @@ def test_refine_splits_big_subtrees_and_keeps_every_solution(
 ) -> None:
     search = knights.tours(6, start=(0, 0), closed=True).search
     tasks = parallel.remaining_tasks(search, 2)
-    monkeypatch.setattr(parallel, "TOO_BIG", 1.0)  # split everything above the average
+    monkeypatch.setattr(planning, "TOO_BIG", 1.0)  # split everything above the average
     refined = parallel.refine(search, tasks, workers=2)
     assert len(refined) > len(tasks)
     prefixes = [t[0] for t in refined]
@@ -117,37 +117,37 @@ def test_caller_and_helpers_count_what_is_left(taken: int) -> None:
 
 
 def test_helpers_are_kept_for_the_next_count_of_the_same_size() -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
     assert knights.count_closed(6, workers=2) == 9862
-    (first,) = _helpers._kept.values()
+    (first,) = processes._kept.values()
     pids = [p.pid for p in first.procs]
     assert queens(10).count(workers=2) == 724
-    (again,) = _helpers._kept.values()
+    (again,) = processes._kept.values()
     assert [p.pid for p in again.procs] == pids
     assert queens(9).count(workers=3) == 352  # another size: the old ones are stopped
     assert not any(p.is_alive() for p in first.procs)
-    _helpers.close_all()
-    assert _helpers._kept == {}
+    processes.close_all()
+    assert processes._kept == {}
 
 
 def _taken_slowly(value: object, jobs: list[int], counter: Any = None) -> list[int]:
     """The jobs this process takes, a fifth of a millisecond each (so all get some)."""
     import time
 
-    from lazysearch import _helpers
+    from lazysearch import processes
 
     taken = []
-    for job in _helpers.claimed(jobs, counter):
+    for job in processes.claimed(jobs, counter):
         taken.append(job)
         time.sleep(0.0002)
     return taken
 
 
 def test_a_team_takes_every_job_exactly_once() -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
-    team = _helpers.Helpers(2)
+    team = processes.Helpers(2)
     try:
         jobs = list(range(600))
         for _ in range(2):  # the count of jobs taken starts again for each list
@@ -162,21 +162,21 @@ def test_a_team_takes_every_job_exactly_once() -> None:
 
 
 def _hold_the_counter(value: object) -> bool:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
-    return bool(_helpers._team_counter.get_lock().acquire())  # and never let go
+    return bool(processes._team_counter.get_lock().acquire())  # and never let go
 
 
 def test_a_counter_left_locked_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
-    team = _helpers.Helpers(1)
+    team = processes.Helpers(1)
     try:
         team.start(_hold_the_counter)  # as a helper killed while holding it would
         team.drain(lambda held: None)
-        monkeypatch.setattr(_helpers, "LOCK_TIMEOUT", 0.05)
+        monkeypatch.setattr(processes, "LOCK_TIMEOUT", 0.05)
         with pytest.raises(LazysearchError, match="count of jobs taken stayed locked"):
-            next(_helpers.claimed([1, 2, 3], team.counter))
+            next(processes.claimed([1, 2, 3], team.counter))
     finally:
         team.close()
 
@@ -186,9 +186,9 @@ def _fails(value: object, text: str) -> None:
 
 
 def test_a_helper_error_reaches_the_caller() -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
-    team = _helpers.Helpers(1)
+    team = processes.Helpers(1)
     try:
         team.share("the problem")
         team.start(_fails, "bad input")
@@ -199,24 +199,24 @@ def test_a_helper_error_reaches_the_caller() -> None:
 
 
 def test_a_kept_helper_that_died_is_replaced_and_the_next_count_works() -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
     queens(9).count(workers=2)
-    (team,) = _helpers._kept.values()
+    (team,) = processes._kept.values()
     team.procs[0].kill()
     team.procs[0].join()
     assert queens(9).count(workers=2) == 352  # was "Broken pipe" once
-    (fresh,) = _helpers._kept.values()
+    (fresh,) = processes._kept.values()
     assert fresh is not team and fresh.alive()
 
 
 def test_an_interrupted_count_stops_its_helpers_and_the_next_count_starts_new_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lazysearch import _helpers
+    from lazysearch import processes
 
     assert queens(9).count(workers=2) == 352
-    (team,) = _helpers._kept.values()
+    (team,) = processes._kept.values()
 
     def interrupted(*args: Any) -> Any:
         raise KeyboardInterrupt
@@ -225,10 +225,10 @@ def test_an_interrupted_count_stops_its_helpers_and_the_next_count_starts_new_on
     # were started: every run takes that step, however many subtrees the helpers claim
     # first on a busy machine.  Only the caller's copy is replaced: the helpers (started
     # above, and kept) keep theirs.
-    monkeypatch.setattr(_helpers, "claimed_indexed", interrupted)
+    monkeypatch.setattr(processes, "claimed_indexed", interrupted)
     with pytest.raises(KeyboardInterrupt):
         queens(9).count(workers=2)
-    assert _helpers._kept == {}
+    assert processes._kept == {}
     assert not any(p.is_alive() for p in team.procs)
     monkeypatch.undo()
     assert queens(9).count(workers=2) == 352

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from lazysearch import CheckpointError, longrun, parallel, queens
+from lazysearch import CheckpointError, longrun, parallel, processes, queens
+from lazysearch import listing as parallel_listing
 from lazysearch.cli import main
 from lazysearch.parallel import Listing
 from tests.test_parallel_survive import children, gone, wait_for
@@ -32,13 +33,13 @@ def _plain(n: int) -> list[tuple[int, ...]]:
     return list(queens(n).search)
 
 
-@pytest.mark.parametrize("piece", [parallel.PIECE, 7])
+@pytest.mark.parametrize("piece", [parallel_listing.PIECE, 7])
 def test_a_listing_stopped_ten_times_and_resumed_with_other_workers_writes_each_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int
 ) -> None:
     # Small pieces: a stop falls inside a subtree's pieces, and the run file's "written"
     # counts solutions of a piece's rest.
-    monkeypatch.setattr(parallel, "PIECE", piece)
+    monkeypatch.setattr(parallel_listing, "PIECE", piece)
     path = tmp_path / "run.json"
     out: list[tuple[int, ...]] = []
     stops = 0
@@ -349,11 +350,11 @@ def test_a_stopped_pool_leaves_no_manager_thread_behind() -> None:
     """`_stop_pool` returns only when the pool's manager thread has ended: one still
     running at exit raced with CPython 3.11's exit hook over its wake-up pipe (a 'Bad
     file descriptor' traceback after a stopped listing's one line)."""
-    pool = parallel._own_pool(2)
+    pool = processes.pool(2)
     assert pool.submit(sum, [1, 2]).result() == 3
     manager = pool._executor_manager_thread
     assert manager is not None and manager.is_alive()
-    parallel._stop_pool(pool)
+    processes.stop_pool(pool)
     assert not manager.is_alive()
 
 
@@ -366,13 +367,13 @@ def test_a_stopped_listing_leaves_its_pools_pieces_for_the_pool_to_cancel(
     stopped run's one line, 2 soak runs in about 40).  The pool's shutdown cancels
     them in its own thread instead."""
     states: list[list[bool]] = []
-    real = parallel._stop_pool
+    real = processes.stop_pool
 
     def stop_pool(pool: Any) -> None:
         states.append([item.future.cancelled() for item in pool._pending_work_items.values()])
         real(pool)
 
-    monkeypatch.setattr(parallel, "_stop_pool", stop_pool)
+    monkeypatch.setattr(processes, "stop_pool", stop_pool)
     listing = iter(Listing(queens(9).search, workers=2))
     first = next(listing)
     listing.close()  # type: ignore[attr-defined]

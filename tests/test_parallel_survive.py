@@ -114,14 +114,14 @@ def test_helpers_die_with_a_killed_caller(
 
 _KEEP_HELPERS_IN_A_THREAD = """
 import sys, threading
-from lazysearch import _helpers
+from lazysearch import processes
 
 def slow(value, seconds):
     import time
     time.sleep(seconds)
 
 def start():
-    team = _helpers.Helpers(1)
+    team = processes.Helpers(1)
     print(team.procs[0].pid, flush=True)
     team.start(slow, 600)
     threading.Event().wait()
@@ -195,14 +195,14 @@ class DyingProblem:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_a_helper_killed_mid_count_is_counted_again_exactly(seed: int) -> None:
-    from lazysearch import _helpers, parallel
+    from lazysearch import parallel, processes
 
     after = random.Random(seed).randrange(1, 12)
     problem = DyingProblem(queens(9).search.problem, os.getpid(), after)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert parallel.count(Search(problem), workers=2) == 352
-    team = _helpers._kept.get(1)
+    team = processes._kept.get(1)
     lost = [w for w in caught if issubclass(w.category, parallel.WorkerLostWarning)]
     if team is None:  # the helper died: said once, and the team was not kept
         assert len(lost) == 1
@@ -217,11 +217,11 @@ def test_a_kill_while_holding_the_job_counter_is_counted_again_exactly(
 ) -> None:
     import threading
 
-    from lazysearch import _helpers, parallel
+    from lazysearch import parallel, processes
 
-    monkeypatch.setattr(_helpers, "LOCK_TIMEOUT", 0.05)
+    monkeypatch.setattr(processes, "LOCK_TIMEOUT", 0.05)
     queens(8).count(workers=2)
-    (team,) = _helpers._kept.values()
+    (team,) = processes._kept.values()
     held, done = threading.Event(), threading.Event()
 
     def hold() -> None:  # as a process killed while it held the counter
@@ -323,7 +323,7 @@ HALF_A_RESULT = """
 import os, signal, struct, sys
 from multiprocessing.connection import wait
 
-from lazysearch import parallel
+from lazysearch import processes
 
 
 def half_a_result_then_killed():
@@ -336,12 +336,12 @@ def half_a_result_then_killed():
 
 
 if __name__ == "__main__":
-    parallel.STUCK_MANAGER = 0.5
-    pool = parallel._own_pool(2)
+    processes.STUCK_MANAGER = 0.5
+    pool = processes.pool(2)
     pool.submit(half_a_result_then_killed)
     wait([p.sentinel for p in pool._processes.values()])  # one has died
     manager = pool._executor_manager_thread
-    parallel._stop_pool(pool)
+    processes.stop_pool(pool)
     print("manager alive:", manager.is_alive())
 """
 
@@ -371,7 +371,7 @@ def test_a_piece_a_breaking_pool_never_settles_is_searched_again(
     import threading
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from lazysearch import parallel
+    from lazysearch import parallel, processes
 
     class LosingPool(ProcessPoolExecutor):
         submitted: ClassVar[list[Any]] = []
@@ -388,7 +388,7 @@ def test_a_piece_a_breaking_pool_never_settles_is_searched_again(
             wait_for("the pool broken", lambda: self._broken)  # type: ignore[attr-defined]
             return Future()  # as a piece put in after the pool failed its futures
 
-    real = parallel._own_pool
+    real = processes.pool
     pools: list[Any] = []
 
     def own_pool(n_workers: int) -> ProcessPoolExecutor:
@@ -396,7 +396,7 @@ def test_a_piece_a_breaking_pool_never_settles_is_searched_again(
         pools.append(pool)
         return pool
 
-    monkeypatch.setattr(parallel, "_own_pool", own_pool)
+    monkeypatch.setattr(processes, "pool", own_pool)
     got: dict[str, Any] = {}
 
     def read() -> None:
@@ -469,9 +469,9 @@ def test_a_listing_task_hands_back_pieces_that_chain_to_its_subtree() -> None:
 def test_listing_in_small_pieces_keeps_the_order_and_the_statistics(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lazysearch import parallel
+    from lazysearch import listing
 
-    monkeypatch.setattr(parallel, "PIECE", 3)
+    monkeypatch.setattr(listing, "PIECE", 3)
     plain = queens(9)
     expected = list(plain)
     stream = queens(9)

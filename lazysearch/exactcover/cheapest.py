@@ -30,7 +30,7 @@ import heapq
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CheckpointError, LazysearchError
-from ..search import CHUNK, DONE, LEAF, Partial, Search, Stats, _validated
+from ..search import CHUNK, DONE, LEAF, Partial, Search, Stats, validated
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -305,7 +305,7 @@ class CheapestSearch(Search):
         resumed = CheapestSearch(self.base, self.k)
         resumed.start = start
         window = self.base.window(start, NO_LIMIT) if cost is None else self.base.window(cost, cost)
-        cp = _validated(checkpoint, window)
+        cp = validated(checkpoint, window)
         if k is not None:
             resumed.pending = self._pending_of(stage.get("pending"))
         if stage.get("walk") is not None:

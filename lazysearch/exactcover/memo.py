@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..engine import _native
 from ..errors import CheckpointError, LazysearchError, MemoLimitError
 from ..search import CHUNK, Partial
+from .diagram import check_sample as check_sample  # (a sample's arguments: the stream's)
 
 if TYPE_CHECKING:
     from ..search import Search

@@ -1535,20 +1535,10 @@ def _packed_transfer(
         prefixes = [p for p in prefixes if p not in done]
 
         if workers > 1 and len(prefixes) > 1:
-            import multiprocessing
-            import os
-            import threading
-            from concurrent.futures import ProcessPoolExecutor
+            from lazysearch import processes
+            from lazysearch.knights.counting import join_part
 
-            from lazysearch.knights.counting import join_part, join_worker
-
-            main = threading.current_thread() is threading.main_thread()
-            pool = ProcessPoolExecutor(
-                workers,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=join_worker,
-                initargs=(os.getpid(), main),
-            )
+            pool = processes.pool(workers, fork=True)
             try:
                 futures = [pool.submit(join_part, p) for p in prefixes]
                 for future in futures:
@@ -1567,9 +1557,7 @@ def _packed_transfer(
                         tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
             except BaseException:
                 # A part can take many minutes: stop them all (Ctrl-C, a full table).
-                from lazysearch.parallel import _stop_pool
-
-                _stop_pool(pool)
+                processes.stop_pool(pool)
                 raise
             pool.shutdown()
         else:

@@ -953,7 +953,8 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
     parts, part 0 in this process and each other in a forked one (on a machine that
     forks; else all of them here, in turn)."""
     import multiprocessing
-    import signal
+
+    from lazysearch import processes
 
     if parts <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         total: int = 0
@@ -966,17 +967,7 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
     try:
         for part in range(1, parts):
             reader, writer = context.Pipe(duplex=False)
-            child = context.Process(
-                target=_join_part, args=(joiner, table, part, parts, writer), daemon=True
-            )
-            # Forked with Ctrl-C held back: the worker ignores it before it is let
-            # through (a terminal's Ctrl-C reaches the worker too, and one in its first
-            # moments printed multiprocessing's traceback); here it is let through after.
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            try:
-                child.start()
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            child = processes.start_forked(_join_part, (joiner, table, part, parts, writer))
             writer.close()
             readers.append(reader)
             children.append(child)
@@ -993,20 +984,13 @@ def _join_in_parts(joiner: Joiner, table: object, parts: int) -> tuple[int, int]
             pairs += their_pairs
         return total, pairs
     finally:
-        for child in children:
-            if child.is_alive():
-                child.terminate()
-            child.join()
+        processes.stop_forked(children)
 
 
 def _join_part(joiner: Joiner, table: object, part: int, parts: int, writer: Any) -> None:
     """A forked worker's part of the join, sent back as ``("ok", paths, pairs)`` (or
-    ``("error", why, 0)``).  It leaves Ctrl-C to the caller, which stops it: forked with
-    SIGINT held back, it ignores SIGINT before letting it through."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    ``("error", why, 0)``).  It leaves Ctrl-C to the caller, which stops it
+    (:func:`lazysearch.processes.start_forked`)."""
     try:
         result: tuple[str, object, int] = (
             "ok",

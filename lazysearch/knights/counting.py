@@ -552,14 +552,3 @@ def join_part(prefix: tuple[int, ...]) -> object:
     called in a forked worker: a plain function of an importable module, which a
     process pool can name even when the engine runs as its plain-Python source."""
     return _native.load("lazysearch.knights._join")._transfer_part(prefix)
-
-
-def join_worker(parent: int, death_signal: bool) -> None:
-    """A parallel join's worker: Ctrl-C is its caller's to handle, and it ends with its
-    caller, whatever kills it (:func:`lazysearch._helpers.watch_parent`)."""
-    import signal
-
-    from .. import _helpers
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _helpers.watch_parent(parent, death_signal)

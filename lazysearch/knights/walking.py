@@ -373,7 +373,7 @@ def count_within(
 
             resumed = None if current is None else _run_record(current, under)
             try:
-                parallel._count(
+                parallel.count_planned(
                     search,
                     workers=workers if in_parallel else 1,
                     executor=executor,

@@ -1,5 +1,30 @@
-"""Helper processes that count beside the caller, driven over pipes with no threads.
+"""Every process lazysearch starts is started here, under one rule.
 
+The rule, for every child (a helper, a pool's worker, a forked part of a join):
+
+- Ctrl-C (SIGINT) is its caller's to handle: the child ignores it (a terminal's Ctrl-C
+  reaches the whole process group, and a child's ``KeyboardInterrupt`` traceback is
+  noise), and a child forked directly is forked with SIGINT held back, so that not even
+  its first moments hear it (:func:`start_forked`);
+- SIGTERM is left as the fork leaves it (the caller's handler, which on the command
+  line asks the caller for a stop at a safe point): a child ends when its work or its
+  pipe does, or its caller kills it (:func:`stop_pool`, :func:`stop_forked`,
+  :meth:`Helpers.close`), never by asking it with a signal;
+- it never outlives its caller, whatever kills the caller (``kill -9`` included):
+  :func:`watch_parent`.
+
+Three ways of starting them, by what the work needs:
+
+- :class:`Helpers`, a team of helper processes that count beside the caller, driven
+  over pipes with no threads (below);
+- :func:`pool`, a ``concurrent.futures`` process pool (a parallel listing's pieces,
+  a knight's-tour join's parts), and :func:`stop_pool` that ends it without waiting
+  for the work under way;
+- :func:`start_forked`, one forked process that runs a function on the caller's
+  memory as it is (an open join's part of a table).
+
+Helper processes
+----------------
 ``concurrent.futures.ProcessPoolExecutor`` hands work to its processes from a thread of
 its own.  While the caller counts (compiled code that keeps the GIL for milliseconds at
 a time), that thread waits for the GIL, so helpers that finish a batch sit idle: on a
@@ -13,9 +38,6 @@ The processes are started on first use and kept for later calls (a count of a fe
 milliseconds is not swamped by starting processes); they are daemons, stopped at exit,
 and replaced whenever a call ends abnormally (an error, Ctrl-C), so no stale answer is
 ever read.
-
-A helper never outlives its caller, whatever kills the caller (``kill -9`` included):
-see :func:`watch_parent`.
 """
 
 from __future__ import annotations
@@ -30,9 +52,13 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import LazysearchError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, ProcessPoolExecutor
 
 T = TypeVar("T")
 
@@ -49,6 +75,22 @@ WATCH_EVERY = 0.2
 
 #: prctl(2) option: the signal a process gets when the thread that made it ends.
 _PR_SET_PDEATHSIG = 1
+
+
+def child_starts(parent: int, death_signal: bool) -> None:
+    """In a child, first thing: the house rule (see the module notes).  Ctrl-C is left
+    to the caller (ignored, then let through if it was held back at the fork), and the
+    child ends with ``parent``, the caller (:func:`watch_parent`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # (not on Windows, which forks nothing)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    watch_parent(parent, death_signal)
+
+
+def _caller() -> tuple[int, bool]:
+    """The caller's pid, and whether the kernel may watch it for its children (only a
+    child started by the main thread, which ends only with the process)."""
+    return os.getpid(), threading.current_thread() is threading.main_thread()
 
 
 def watch_parent(parent: int, death_signal: bool = True) -> None:
@@ -149,11 +191,10 @@ def _serve(
     global _team_counter, _team_conn
     _team_counter = counter
     _team_conn = conn
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+    child_starts(parent, death_signal)
     for fd in inherited:
         with contextlib.suppress(OSError):
             os.close(fd)
-    watch_parent(parent, death_signal)
     # A forked helper inherits the caller's heap: left to the collector, every full
     # collection would walk (and so copy, page by page) all of it.
     gc.freeze()
@@ -208,7 +249,7 @@ class Helpers:
         self.conns: list[Connection] = []
         self.procs: list[Any] = []
         forked = context.get_start_method() == "fork"
-        main = threading.current_thread() is threading.main_thread()
+        caller, main = _caller()
         for _ in range(size):
             mine, theirs = context.Pipe()
             # A forked helper holds copies of the caller's ends of the pipes made so
@@ -216,7 +257,7 @@ class Helpers:
             ours = [c.fileno() for c in (*self.conns, mine, *_kept_conns())] if forked else []
             proc = context.Process(
                 target=_serve,
-                args=(theirs, self.counter, os.getpid(), main, ours),
+                args=(theirs, self.counter, caller, main, ours),
                 daemon=True,
             )
             proc.start()
@@ -358,3 +399,115 @@ def close_all() -> None:
     """Stop the kept helpers (done at exit; call it to free the processes sooner)."""
     while _kept:
         _kept.popitem()[1].close()
+
+
+# -- process pools -----------------------------------------------------------------------
+
+
+def pool(workers: int, *, fork: bool = False) -> ProcessPoolExecutor:
+    """A process pool of ``workers`` processes under the house rule: Ctrl-C left to the
+    caller, and workers that end with the caller, whatever kills it (:func:`child_starts`).
+    With ``fork``, forked whatever the default start method (a knight's-tour join's
+    workers read the caller's tables as they are)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork") if fork else None
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=child_starts, initargs=_caller()
+    )
+
+
+#: Seconds a stopped pool's manager thread gets to end by itself before the results'
+#: pipe is closed under it (:func:`stop_pool`).
+STUCK_MANAGER = 10.0
+
+
+def stop_pool(pool: Executor) -> None:
+    """Shut down a process pool without waiting for the work its processes are doing
+    (a piece of a sparse tree can take hours): they are killed."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # The pool's manager thread, taken before shutdown() forgets it: it closes its
+    # wake-up pipe on the way out, and CPython 3.11's exit hook, writing to that pipe,
+    # races with the closing ("Bad file descriptor", a traceback after the run's one
+    # line), so it is waited for below.  (Read after shutdown(wait=False), as it was
+    # first, it is already None: the soak of the signal tests still caught the race in
+    # two runs at once.)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    # The results' pipe, also forgotten by shutdown().  A worker killed halfway through
+    # writing a result leaves the manager reading the rest of it, and this process holds
+    # the pipe's other end open, so the read waited for ever: the manager outlived its
+    # join, and the exit hook's join of it (no time limit) hung the run at exit (1 soak
+    # run in 22).  With the workers dead, closing this end ends the read.
+    results = getattr(pool, "_result_queue", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()  # (SIGTERM is the caller's handler, inherited: it does nothing)
+    for process in processes:
+        process.join()
+    if manager is None:
+        return
+    # Only for a manager that did not end by itself: the pool is then shut down the way
+    # the soaks have run it, through the manager's own cancelling of what has not
+    # started (and it is kept alive meanwhile: a manager that finds it collected
+    # cancels nothing).
+    manager.join(STUCK_MANAGER)
+    if manager.is_alive() and results is not None:
+        results._writer.close()  # (the manager only reads: this end is ours alone)
+        manager.join(60)
+
+
+def pool_broken(pool: Executor) -> bool:
+    """Whether a process pool has lost a process (or says it is broken).
+
+    Asked before each submission and while waiting for a piece, rather than trusting
+    the pool to fail every future: in CPython 3.11 the thread that breaks a pool marks
+    it broken without the lock ``submit()`` holds, so a piece submitted as a worker
+    dies can land in the pool's table after the futures in it were failed, and never
+    be settled (the listing waited for ever; the test killing a worker failed once
+    under load)."""
+    from multiprocessing.connection import wait
+
+    if getattr(pool, "_broken", False):
+        return True
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    try:  # a dead process's sentinel is ready (read, not reaped: the pool reaps it)
+        return bool(processes) and bool(wait([p.sentinel for p in processes], timeout=0))
+    except (OSError, ValueError):  # a process closed: the pool is shutting down
+        return True
+
+
+# -- one forked process ------------------------------------------------------------------
+
+
+def start_forked(target: Callable[..., object], args: tuple[Any, ...]) -> BaseProcess:
+    """Fork a daemon process that runs ``target(*args)`` under the house rule, on the
+    caller's memory as it is (nothing is pickled); stop it with :func:`stop_forked`.
+
+    It is forked with Ctrl-C held back: the child ignores it before letting it through
+    (a terminal's Ctrl-C reaches the child too, and one in its first moments printed
+    multiprocessing's traceback); here it is let through after the fork."""
+    context = multiprocessing.get_context("fork")
+    caller, main = _caller()
+    child = context.Process(target=_forked, args=(caller, main, target, args), daemon=True)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        child.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return child
+
+
+def _forked(
+    parent: int, death_signal: bool, target: Callable[..., object], args: tuple[Any, ...]
+) -> None:
+    child_starts(parent, death_signal)
+    target(*args)
+
+
+def stop_forked(children: Sequence[BaseProcess]) -> None:
+    """Stop the processes of :func:`start_forked` still running (killed: the caller's
+    SIGTERM handler, inherited, may do nothing) and reap them all."""
+    for child in children:
+        if child.is_alive():
+            child.kill()
+        child.join()
