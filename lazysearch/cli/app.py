@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TextIO
 
-from ._machine import available_memory
-from .errors import CheckpointError, LazysearchError, TooLargeError
+from .._machine import available_memory
+from ..errors import CheckpointError, LazysearchError, TooLargeError
 
 if TYPE_CHECKING:
-    from .parallel import Listing
+    from ..parallel import Listing
 
 EXIT_OK = 0
 EXIT_NO_SOLUTION = 1
@@ -564,7 +564,7 @@ def version_text() -> str:
     """What ``lazysearch --version`` prints: the version, then the engines in use."""
     import platform
 
-    from . import _ENGINES, __version__, _native
+    from .. import _ENGINES, __version__, _native
 
     compiled: list[str] = []
     plain: list[str] = []
@@ -860,7 +860,7 @@ class _Output:
                 raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
             self.handle = open(fd, "a", encoding="utf-8")  # noqa: SIM115 - closed in finish()
             return
-        from .longrun import remove_stale_temporaries
+        from ..longrun import remove_stale_temporaries
 
         # The name carries the writer's process id: those of writers killed before they
         # could clean up (kill -9) are removed here, so that they never pile up.
@@ -1030,7 +1030,7 @@ def _run(
     """Count or print the solutions of ``stream`` as the options ask: with a progress
     bar, checkpoints and resumption when asked.  ``started``: when the work began (the
     time reported counts from there; default now).  ``tag``: which puzzle of a file."""
-    from . import longrun
+    from .. import longrun
 
     if started is None:
         started = time.perf_counter()
@@ -1132,7 +1132,7 @@ def _run(
             )
             by_memo = None
             if args.count and limit is None and method != "enumerate" and not walked:
-                from .exactcover import memo
+                from ..exactcover import memo
 
                 by_memo = memo.count(search, method, None)
             if by_memo is not None:
@@ -1141,7 +1141,7 @@ def _run(
                 # The engine's counter is the running total (a resumed search starts
                 # from the checkpoint's), however the rest is counted.
                 if args.workers or args.scheduler or planned:
-                    from .parallel import count as parallel_count
+                    from ..parallel import count as parallel_count
 
                     with _parallel(args) as parallel:
                         parallel_count(
@@ -1163,7 +1163,7 @@ def _run(
                 chosen = stream if left is None else stream.slice(left)
                 with contextlib.ExitStack() as cluster:  # the Dask client of --scheduler
                     if args.workers or args.scheduler or planned:  # in parallel, or a plan
-                        from .parallel import Listing
+                        from ..parallel import Listing
 
                         parallel = cluster.enter_context(_parallel(args))
                         listing = Listing(
@@ -1288,7 +1288,7 @@ def _run(
 def _memo_checkpoint(path: str) -> bool:
     """Whether ``path`` holds a memo count's checkpoint (to say so when a run without
     ``--method memo`` is asked to resume it)."""
-    from .exactcover.memo import CHECKPOINT_FORMAT
+    from ..exactcover.memo import CHECKPOINT_FORMAT
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -1327,7 +1327,7 @@ def _count_by_memo(
     to ``--checkpoint FILE`` every few seconds, at a limit and at Ctrl-C / SIGTERM, and
     read back by ``--resume FILE`` (:func:`lazysearch.exactcover.memo.count_within`)."""
 
-    from .exactcover import memo
+    from ..exactcover import memo
 
     stops: list[int] = []
     out_of_time: list[bool] = []
@@ -1457,13 +1457,13 @@ def _json_line(n: int, solution: Any, **extra: Any) -> str:
 
 
 def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
-    from .exactcover.knuth import format_option, parse
+    from ..exactcover.knuth import format_option, parse
 
     text, source = _read_source(args.file, "dlx")
     problem = parse(text, source=source)
     problem.problem.engine_kind = args.engine  # one of ENGINES (argparse checked it)
     if args.reduce:
-        from .exactcover.reduce import reduce_problem
+        from ..exactcover.reduce import reduce_problem
 
         problem.reduction = reduce_problem(problem.problem)
         if not args.quiet:
@@ -1499,7 +1499,7 @@ def _cmd_dlx(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_queens(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles.queens import queens
+    from ..puzzles.queens import queens
 
     def show(n: int, solution: tuple[int, ...]) -> str:
         if args.format == "json":
@@ -1511,7 +1511,7 @@ def _cmd_queens(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_langford(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles.langford import langford
+    from ..puzzles.langford import langford
 
     def show(n: int, solution: tuple[int, ...]) -> str:
         if args.format == "json":
@@ -1522,7 +1522,7 @@ def _cmd_langford(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_pentomino(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles import polyomino
+    from ..puzzles import polyomino
 
     rows, cols = args.size
     pieces = getattr(polyomino, args.pieces.upper())
@@ -1574,7 +1574,7 @@ def _polyform_size(text: str) -> tuple[int, ...]:
 
 
 def _cmd_polycube(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles import polyomino
+    from ..puzzles import polyomino
 
     grid, name, physical, default = POLYFORM_SETS[args.pieces]
     pieces = getattr(polyomino, name)
@@ -1610,7 +1610,7 @@ def _cmd_polycube(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
-    from .knights import solver as kt
+    from ..knights import solver as kt
 
     if isinstance(args.rows, tuple):
         if args.cols is not None:
@@ -1745,8 +1745,8 @@ def _count_by_program(
     """``--count`` by the program over cross-sections with a progress bar, checkpoints
     every few seconds and at Ctrl-C / SIGTERM, or from ``--resume FILE``."""
 
-    from . import longrun
-    from .knights.counting import DEFAULT_CHECKPOINT_EVERY, frontier_count
+    from .. import longrun
+    from ..knights.counting import DEFAULT_CHECKPOINT_EVERY, frontier_count
 
     total = rows * cols
     stops: list[int] = []
@@ -1846,7 +1846,7 @@ def _count_by_walking(
     (:func:`lazysearch.knights.walking.count_within`)."""
     import contextlib
 
-    from .knights import walking
+    from ..knights import walking
 
     if args.progress:
         raise CliError("--progress: counting tours by walking shows no bar (--method dp does)")
@@ -1917,7 +1917,7 @@ def _count_by_join(
     stop at the join's next tick (a square of a half, a crossing square, half a second
     of waiting for a worker's part), the parts counted kept."""
 
-    from . import longrun
+    from .. import longrun
 
     if not args.closed:
         raise CliError(
@@ -1928,8 +1928,8 @@ def _count_by_join(
         raise CliError(
             "--node-limit: the join enters no nodes; use --time-limit, or --method enumerate"
         )
-    from .knights import joinrun
-    from .knights.solver import no_tour_reason
+    from ..knights import joinrun
+    from ..knights.solver import no_tour_reason
 
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     reached: list[str] = []
@@ -2001,7 +2001,7 @@ def _sample_tours(
     join in parts, ``--progress`` shows a bar of the squares and parts counted."""
     import random
 
-    from .knights import solver as kt
+    from ..knights import solver as kt
 
     what = "closed tours, each cycle once" if args.closed else "directed tours"
     method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
@@ -2023,7 +2023,7 @@ def _sample_tours(
     if reason is None and method == "parts":
         from tqdm import tqdm
 
-        from .knights.joinsample import PartsSampler
+        from ..knights.joinsample import PartsSampler
 
         show_bar = sys.stderr.isatty() if args.progress is None else args.progress
         if show_bar:
@@ -2087,7 +2087,7 @@ def _several(args: argparse.Namespace, count: int, source: str) -> None:
 
 
 def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
-    from .puzzles import sudoku, variants
+    from ..puzzles import sudoku, variants
 
     text, source = _read_source(args.file, "sudoku")
     if args.killer or args.jigsaw or variants.is_variant_text(text):
@@ -2126,7 +2126,7 @@ def _cmd_sudoku(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_sudoku_variant(args: argparse.Namespace, out: TextIO, text: str, source: str) -> int:
     """One jigsaw, X or killer puzzle in the variant text format (variants.loads)."""
-    from .puzzles import sudoku, variants
+    from ..puzzles import sudoku, variants
 
     puzzle = variants.loads(text, source=source)
     if args.killer and puzzle.cages is None:
@@ -2154,7 +2154,7 @@ def _cmd_sudoku_variant(args: argparse.Namespace, out: TextIO, text: str, source
 
 
 def _cmd_kakuro(args: argparse.Namespace, out: TextIO) -> int:
-    from . import kakuro
+    from .. import kakuro
 
     text, source = _read_source(args.file, "kakuro")
     puzzles = kakuro.loads(text, source=source, format=args.input_format)
@@ -2239,13 +2239,13 @@ def _cmd_generate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def longrun_bar(desc: str) -> Any:
-    from . import longrun
+    from .. import longrun
 
     return longrun.progress_bar(desc)
 
 
 def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> str:
-    from .puzzles import sudoku
+    from ..puzzles import sudoku
 
     p = sudoku.generate(
         args.box or (3, 3),
@@ -2274,7 +2274,7 @@ def _generated_sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> 
 
 
 def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
-    from . import kakuro
+    from .. import kakuro
 
     rows, cols = args.size or (15, 15)
     density = 0.6 if args.density is None else args.density
@@ -2304,7 +2304,7 @@ def _generated_kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> 
 
 def kakuro_svg(p: Any) -> str:
     """A kakuro puzzle drawn with its white cells empty."""
-    from .render.svg import kakuro_board
+    from ..render.svg import kakuro_board
 
     picture: str = kakuro_board(p, {})
     return picture
