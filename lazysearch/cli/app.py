@@ -1664,39 +1664,29 @@ def _cmd_knights(args: argparse.Namespace, out: TextIO) -> int:
     if args.sample:
         return _sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
-        method = args.method or "auto"
-        if method == "auto" and not (args.workers or args.scheduler):
-            method = kt._auto_method(rows, cols, args.closed, args.start)
         budgeted = any(
             _given(args, f) for f in ("checkpoint", "resume", "time_limit", "node_limit")
         )
-        if budgeted and method == "auto":
-            # With --workers or --scheduler (the others have their method by now): the
-            # closed tours' join shares its parts among --workers processes (it enters no
-            # nodes: a --node-limit walks); anything else is walked, in parallel.
-            chosen = kt._auto_method(rows, cols, args.closed, args.start)
-            if chosen == "join" and args.closed and not args.scheduler and not args.node_limit:
-                method = "join"
-            elif chosen in ("enumerate", "join"):
-                method = "enumerate"
-        if method == "join" and args.method in (None, "auto"):
-            # The joins show no bar and enter no nodes: the program shows its bar; for
-            # open tours the walk counts nodes. The closed tours' join stops at a
-            # --time-limit and keeps the parts it counted; the open tours' keeps nothing.
-            if not args.closed and (budgeted or args.progress):
-                method = "enumerate" if args.node_limit is not None else "dp"
-            elif args.closed and (args.progress or args.node_limit is not None):
-                method = "dp"
+        method = kt.choose_method(
+            rows,
+            cols,
+            args.closed,
+            args.start,
+            method=args.method or "auto",
+            parallel=bool(args.workers or args.scheduler),
+            cluster=bool(args.scheduler),
+            stoppable=budgeted,
+            bar=bool(args.progress),
+            nodes=args.node_limit is not None,
+        )
         if method == "order" and (budgeted or args.progress):
-            # One pass, no bar, nothing to save: 'auto' hands such a count to the
-            # columns' program, which has both.
-            if args.method not in (None, "auto"):
-                raise CliError(
-                    "--method order counts in one pass without a bar, checkpoint or limit: "
-                    "leave out --progress, --checkpoint, --resume, --time-limit and "
-                    "--node-limit, or use --method dp"
-                )
-            method = "enumerate" if args.node_limit is not None else "dp"
+            # One pass, no bar, nothing to save ('auto' hands such a count to the
+            # columns' program, which has both).
+            raise CliError(
+                "--method order counts in one pass without a bar, checkpoint or limit: "
+                "leave out --progress, --checkpoint, --resume, --time-limit and "
+                "--node-limit, or use --method dp"
+            )
         if method == "dp" and args.node_limit is not None:
             raise CliError(
                 f"--node-limit: {rows}x{cols} is counted by the program over cross-sections "
