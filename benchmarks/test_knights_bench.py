@@ -57,7 +57,7 @@ DP_COUNTS: dict[str, tuple[Callable[[], int], int]] = {
     "5x8 closed by dp (44,202)": (lambda: knights.count_closed(5, 8, method="dp"), 44_202),
     "3x12 open by dp (114,496)": (lambda: knights.count_tours(3, 12, method="dp"), 114_496),
     "6x6 open by dp (6,637,920)": (lambda: knights.count_tours(6, method="dp"), 6_637_920),
-    # auto's crossovers (knights.solver._auto_method): the program from 4x8, 5x7 and 6x7 on.
+    # auto's crossovers (knights.solver.choose_method): the program from 4x8, 5x7 and 6x7 on.
     "5x7 open by dp (1,245,736)": (lambda: knights.count_tours(5, 7, method="dp"), 1_245_736),
     "5x7 open by the walk": (lambda: knights.count_tours(5, 7, method="enumerate"), 1_245_736),
     "4x8 open by dp (62,176)": (lambda: knights.count_tours(4, 8, method="dp"), 62_176),

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lazysearch import cli, kakuro, longrun, sudoku
-from lazysearch.cli import main
+from lazysearch.cli import limits, main
+from lazysearch.cli.commands import queens
 from lazysearch.errors import CheckpointError, LazysearchError, ParseError, TooLargeError
 from lazysearch.exactcover import knuth
 from lazysearch.puzzles import sudoku_grid
@@ -68,7 +69,7 @@ def test_sizes_beyond_the_engines_are_refused_up_front(
 def test_a_board_larger_than_memory_is_refused_with_its_size(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cli, "available_memory", lambda: 10**9)
+    monkeypatch.setattr(limits, "available_memory", lambda: 10**9)
     got, out, err = run_cli(["queens", "10000", "--count"], capsys)
     assert (got, out) == (cli.EXIT_TOO_LARGE, "")
     assert "10000-queens would take about 30.0 GB of memory" in one_line(err)
@@ -85,7 +86,7 @@ def test_an_input_larger_than_memory_is_refused_before_it_is_read_whole(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(cli, "available_memory", lambda: 10_000)  # <= 1,000 characters
+    monkeypatch.setattr(limits, "available_memory", lambda: 10_000)  # <= 1,000 characters
     path = tmp_path / "big.txt"
     path.write_text("a " * 600)
     got, out, err = run_cli([command, str(path)], capsys)
@@ -98,7 +99,7 @@ def test_an_endless_input_is_refused(
 ) -> None:
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
-    monkeypatch.setattr(cli, "available_memory", lambda: 10**8)
+    monkeypatch.setattr(limits, "available_memory", lambda: 10**8)
     got, _, err = run_cli(["dlx", "/dev/zero"], capsys)
     assert got == cli.EXIT_TOO_LARGE
     assert "/dev/zero is larger than 1,000,000 characters" in one_line(err)
@@ -169,7 +170,7 @@ def test_every_other_failure_is_one_line_with_its_own_status(
         raise exc
 
     monkeypatch.delenv("LAZYSEARCH_TRACEBACK", raising=False)
-    monkeypatch.setattr(cli, "_cmd_queens", fail)
+    monkeypatch.setattr(queens, "run", fail)
     got, out, err = run_cli(["queens", "4"], capsys)
     assert (got, out) == (status, "")
     assert one_line(err) == f"lazysearch queens: error: {expected}"
@@ -562,7 +563,7 @@ def test_a_second_ctrl_c_while_the_first_is_reported_is_one_line(
         raise KeyboardInterrupt
 
     stderr = _SecondCtrlC()
-    monkeypatch.setattr(cli, "_cmd_queens", first_ctrl_c)
+    monkeypatch.setattr(queens, "run", first_ctrl_c)
     monkeypatch.setattr("sys.stderr", stderr)
     try:
         status = main(["queens", "4"])

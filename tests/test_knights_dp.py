@@ -272,26 +272,26 @@ def test_auto_picks_the_program_on_narrow_boards() -> None:
 
 
 def test_auto_follows_the_measured_crossovers() -> None:
-    from lazysearch.knights.solver import _auto_method
+    from lazysearch.knights.solver import choose_method
 
     # docs/knights.md: the program from 4x8, 5x7 and 6x7 (open and closed) on.
-    assert [_auto_method(4, n, False) for n in (7, 8)] == ["enumerate", "dp"]
-    assert [_auto_method(n, 5, True) for n in (6, 7)] == ["enumerate", "dp"]
-    assert [_auto_method(6, n, True) for n in (6, 12)] == ["enumerate", "dp"]
-    assert [_auto_method(6, n, False, (0, 0)) for n in (5, 8)] == ["enumerate", "dp"]
+    assert [choose_method(4, n, False) for n in (7, 8)] == ["enumerate", "dp"]
+    assert [choose_method(n, 5, True) for n in (6, 7)] == ["enumerate", "dp"]
+    assert [choose_method(6, n, True) for n in (6, 12)] == ["enumerate", "dp"]
+    assert [choose_method(6, n, False, (0, 0)) for n in (5, 8)] == ["enumerate", "dp"]
     # From a given start on 5x7, 5x8, 6x6, 6x7 and 7x7: the program over a narrow order.
-    assert [_auto_method(5, n, False, (0, 0)) for n in (6, 7, 8, 9)] == [
+    assert [choose_method(5, n, False, (0, 0)) for n in (6, 7, 8, 9)] == [
         "enumerate",
         "order",
         "order",
         "dp",
     ]
-    assert {_auto_method(n, 6 + n % 2, False, (0, 0)) for n in (6, 7)} == {"order"}
-    assert _auto_method(7, 7, False, (3, 3)) == "order"
+    assert {choose_method(n, 6 + n % 2, False, (0, 0)) for n in (6, 7)} == {"order"}
+    assert choose_method(7, 7, False, (3, 3)) == "order"
     # The open tours of every start from 5x7 and 6x8 on: joined from two halves; 6x6
     # and 6x7 over a narrow order.
-    assert [_auto_method(5, n, False) for n in (6, 7)] == ["enumerate", "join"]
-    assert [_auto_method(n, 6, False) for n in (5, 6, 7, 8)] == [
+    assert [choose_method(5, n, False) for n in (6, 7)] == ["enumerate", "join"]
+    assert [choose_method(n, 6, False) for n in (5, 6, 7, 8)] == [
         "enumerate",
         "order",
         "order",

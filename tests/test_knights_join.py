@@ -191,11 +191,11 @@ def test_join_counts_the_cycles_of_count_tours() -> None:
 
 
 def test_auto_joins_closed_tours_from_seven_across() -> None:
-    from lazysearch.knights.solver import _auto_method
+    from lazysearch.knights.solver import choose_method
 
-    assert _auto_method(7, 8, closed=True) == _auto_method(8, 8, closed=True) == "join"
-    assert _auto_method(8, 8, closed=False) == "dp"
-    assert [_auto_method(6, n, closed=True) for n in (6, 7, 8, 11, 12)] == [
+    assert choose_method(7, 8, closed=True) == choose_method(8, 8, closed=True) == "join"
+    assert choose_method(8, 8, closed=False) == "dp"
+    assert [choose_method(6, n, closed=True) for n in (6, 7, 8, 11, 12)] == [
         "enumerate",
         "order",  # the program over a narrow order: 0.067 s against the join's 0.110 s
         "join",

@@ -180,12 +180,12 @@ def test_a_join_past_64_bits_from_64_bit_halves() -> None:
 
 
 def test_auto_joins_seven_by_seven() -> None:
-    from lazysearch.knights.solver import _auto_method
+    from lazysearch.knights.solver import choose_method
 
-    assert _auto_method(7, 7, False) == "join"
+    assert choose_method(7, 7, False) == "join"
     # From a given start: the program over a narrow order (the columns' passes its bound).
-    assert _auto_method(7, 7, False, (0, 0)) == "order"
-    assert _auto_method(7, 7, True) == "join"  # the closed tours' join
+    assert choose_method(7, 7, False, (0, 0)) == "order"
+    assert choose_method(7, 7, True) == "join"  # the closed tours' join
 
 
 def test_seven_by_seven_past_the_bound_says_so() -> None:
@@ -280,7 +280,7 @@ def test_eight_by_eight_open_fails_at_once(monkeypatch: pytest.MonkeyPatch) -> N
         frontier_count(8, 8, max_states=187_781_773)
     with pytest.raises(AssertionError, match="the program was started"):
         frontier_count(8, 8, max_states=187_781_774)  # a bound that large: it sweeps
-    assert solver._auto_method(8, 8, False) == "dp"
+    assert solver.choose_method(8, 8, False) == "dp"
 
 
 def test_eight_by_eight_open_on_the_command_line(

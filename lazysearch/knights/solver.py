@@ -516,14 +516,36 @@ def start_orbits(rows: int, cols: int | None = None) -> list[tuple[Square, int]]
 
 
 #: ``method="auto"`` counts by dynamic programming (:mod:`.counting`) where it was
-#: measured faster than walking every tour: see :func:`_auto_method`.
+#: measured faster than walking every tour: see :func:`choose_method`.
 METHODS = ("auto", "dp", "enumerate", "join", "order")
 
 
-def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None) -> str:
+def choose_method(
+    rows: int,
+    cols: int,
+    closed: bool,
+    start: Square | None = None,
+    *,
+    method: str = "auto",
+    parallel: bool = False,
+    cluster: bool = False,
+    stoppable: bool = False,
+    bar: bool = False,
+    nodes: bool = False,
+) -> str:
     """``"dp"``, ``"order"``, ``"join"`` or ``"enumerate"``: which counts this board
     faster (measured on the 2-core development machine, compiled, CPU time;
-    docs/knights.md has the table).
+    docs/knights.md has the table); a ``method`` other than ``"auto"`` is kept.
+
+    What the count must do can change the choice: ``stoppable`` (a time or node limit,
+    a checkpoint or a resumption), a progress ``bar``, stopping at a number of
+    ``nodes``; the joins show no bar and enter no nodes, and the program over an order
+    has neither bar nor checkpoint, so such a count goes to the columns' program (or
+    the walk, for ``nodes``); the closed tours' join keeps its parts at a time limit.
+    A ``parallel`` count (several processes, or a Dask ``cluster``) keeps ``"auto"``
+    (:func:`count_tours` then picks) unless it is ``stoppable``: then the closed
+    tours' join shares its parts among the processes (not on a cluster, nor for
+    ``nodes``) and anything the walk or a join would count is walked in parallel.
 
     The walk costs about the number of tours, which grows exponentially with the board;
     the program costs about its frontiers, which grow with the short side and only
@@ -538,6 +560,25 @@ def _auto_method(rows: int, cols: int, closed: bool, start: Square | None = None
     against the program's 2.44 s and the walk's 1.52 s (now by the program over a
     narrow order, below).  7x7 open is counted only by the join.
     """
+    if method != "auto":
+        return method
+    how = "auto" if parallel else _fastest(rows, cols, closed, start)
+    if stoppable and how == "auto":
+        fastest = _fastest(rows, cols, closed, start)
+        if fastest == "join" and closed and not cluster and not nodes:
+            how = "join"
+        elif fastest in ("enumerate", "join"):
+            how = "enumerate"
+    if how == "join" and not closed and (stoppable or bar):
+        how = "enumerate" if nodes else "dp"
+    elif how == "join" and closed and (bar or nodes):
+        how = "dp"
+    if how == "order" and (stoppable or bar):
+        how = "enumerate" if nodes else "dp"
+    return how
+
+
+def _fastest(rows: int, cols: int, closed: bool, start: Square | None) -> str:
     k, n = sorted((rows, cols))
     # The program over a narrow order (:mod:`.ordering`), CPU, one run, its order found
     # afresh (6x6 open: 0.095 s; 0.056 s with its stored order) against the join's
@@ -636,7 +677,7 @@ def count_tours(
             "leave out start, or use method='dp'"
         )
     if how == "auto":
-        how = _auto_method(rows, cols, closed, start)
+        how = choose_method(rows, cols, closed, start)
         if how == "join" and executor is None and workers is None:
             workers = os.cpu_count() or 1
     if no_tour_reason(rows, cols, start=start):
@@ -700,7 +741,7 @@ def count_closed(
     if no_tour_reason(rows, cols, closed=True):
         return 0
     if how == "auto":
-        how = _auto_method(rows, cols, True)
+        how = choose_method(rows, cols, True)
         if how == "join" and executor is None and workers is None and min(rows, cols) >= 7:
             workers = os.cpu_count() or 1  # (6 across takes a second or two in one)
     if how == "order":
