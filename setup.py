@@ -20,6 +20,7 @@ CORE = [
     "lazysearch/exactcover/_dlx.py",
     "lazysearch/exactcover/_mcc.py",
     "lazysearch/exactcover/_memo.py",
+    "lazysearch/graphs/_walk.py",
     "lazysearch/kakuro/_cdcl.py",
     "lazysearch/kakuro/_combos.py",  # not an engine: the digit sets each engine build reads
     "lazysearch/kakuro/_engine.py",
@@ -40,6 +41,7 @@ BASE = {
     "lazysearch.exactcover._cells": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._dlx": "lazysearch.exactcover._machine",
     "lazysearch.exactcover._mcc": "lazysearch.exactcover._machine",
+    "lazysearch.graphs._walk": "lazysearch.exactcover._machine",
     "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
     "lazysearch.knights._tour": "lazysearch.exactcover._machine",
     "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
