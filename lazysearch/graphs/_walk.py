@@ -27,7 +27,13 @@ last vertex of the path):
   must come next, so two such neighbours of ``s`` are a dead end and one is the forced
   move.  A vertex's ``deg`` drops only when a neighbour is visited, which is ``s``, so
   looking at the neighbours of ``s`` is enough (and, once, at the anchor's neighbours
-  that lost the anchor when the second was chosen).
+  that lost the anchor when the second was chosen).  A vertex of ``F`` that may close
+  the cycle and has one free neighbour besides (``deg`` 2: ``ends`` counts them, kept
+  up to date on every move) must come next or last (the knight engine's open-tour rule):
+  more than two of them, or more than one that is not a neighbour of ``s``, is a dead
+  end, and when there are two the next vertex is one of them.  (A path search, whose
+  anchor is joined to every vertex that may end the path, prunes by this rule the way
+  the knight engine's open tours do.)
 * directed: a vertex of ``F`` with no free out-neighbour (``zeros``, kept up to date on
   every move) is a dead end; one with no free in-neighbour must come next from ``s``:
   two such out-neighbours of ``s`` are a dead end, one is the forced move.
@@ -98,6 +104,7 @@ class CycleEngine(Machine):
     srank: cython.int
     back: cython.int
     zeros: cython.int
+    ends: cython.int
     children: cython.int
 
     def __init__(
@@ -140,18 +147,23 @@ class CycleEngine(Machine):
         """Back to the root: every vertex free, nothing on the stack."""
         offs: cython.int[::1] = self.offs
         ioffs: cython.int[::1] = self.ioffs
+        arank: cython.int[::1] = self.arank
         free: cython.uchar[::1] = self.free
         deg: cython.int[::1] = self.deg
         indeg: cython.int[::1] = self.indeg
         v: cython.int
         zeros: cython.int = 0
+        ends: cython.int = 0
         for v in range(self.n):
             free[v] = 1
             deg[v] = offs[v + 1] - offs[v]
             indeg[v] = ioffs[v + 1] - ioffs[v]
             if deg[v] == 0:
                 zeros += 1
+            if arank[v] >= 0 and deg[v] == 2:
+                ends += 1
         self.zeros = zeros
+        self.ends = ends
         self.srank = -1
         self.back = 0
         self._root()
@@ -212,6 +224,7 @@ class CycleEngine(Machine):
         srank: cython.int = self.srank
         back: cython.int = self.back
         zeros: cython.int = self.zeros
+        ends: cython.int = self.ends
         level: cython.int = self.level
         floor: cython.int = self.floor
         cut_depth: cython.int = self.cut_depth
@@ -227,9 +240,11 @@ class CycleEngine(Machine):
         t: cython.int
         u: cython.int
         i: cython.int
+        j: cython.int
         dw: cython.int
         base: cython.int
         near: cython.int
+        near_ends: cython.int
         forced: cython.int
         key: cython.longlong
         descend: cython.bint
@@ -259,6 +274,7 @@ class CycleEngine(Machine):
                     base = offs[s]
                     b = 0
                     near = 0  # free neighbours of s that must come next
+                    near_ends = 0  # free neighbours of s that must come next or last
                     forced = -1
                     u = offs[s + 1]
                     if level == 1:
@@ -277,6 +293,8 @@ class CycleEngine(Machine):
                                     break
                                 near += 1
                                 forced = w
+                            elif dw == 2 and arank[w] > srank:
+                                near_ends += 1
                             # Fewer free neighbours first, then the lower rank.
                             key = (cython.cast(cython.longlong, dw) << 32) + tie[w]
                             i = b
@@ -289,9 +307,24 @@ class CycleEngine(Machine):
                             b += 1
                     if b == -2 or near >= 2:
                         b = 0
+                    elif (
+                        not directed
+                        and level > 1
+                        and (ends > 2 or ends - near_ends > 1 or (near == 1 and ends > 1))
+                    ):
+                        b = 0  # more vertices than one must be last
                     elif near == 1:
                         cand[base] = forced
                         b = 1
+                    elif not directed and level > 1 and ends == 2:
+                        # One of the two must come next: a neighbour of s.
+                        j = 0
+                        for i in range(b):
+                            w = cand[base + i]
+                            if deg[w] == 2 and arank[w] > srank:
+                                cand[base + j] = w
+                                j += 1
+                        b = j
                     if level == 2 and not directed and b > 0:
                         # The anchor's neighbours before the second lost the anchor: each
                         # needs two free neighbours, or one and to come next.
@@ -337,6 +370,8 @@ class CycleEngine(Machine):
                     # Leave path[level]: it is free again, its neighbours regain it.
                     sq = path[level]
                     free[sq] = 1
+                    if level > 1 and arank[sq] > srank:
+                        back += 1
                     if level > 0:
                         if directed:
                             if deg[sq] == 0:
@@ -347,15 +382,23 @@ class CycleEngine(Machine):
                                     zeros -= 1
                                 deg[w] += 1
                         else:
-                            for t in range(offs[sq], offs[sq + 1]):
-                                deg[adj[t]] += 1
-                        if level == 1:
-                            if not directed:
+                            if level == 1:
                                 for t in range(ioffs[anchor], ioffs[anchor] + srank):
-                                    deg[iadj[t]] += 1
-                            srank = -1
-                        elif arank[sq] > srank:
-                            back += 1
+                                    w = iadj[t]
+                                    deg[w] += 1
+                                    if deg[w] == 2:
+                                        ends += 1
+                                srank = -1
+                            for t in range(offs[sq], offs[sq + 1]):
+                                w = adj[t]
+                                if free[w] and arank[w] > srank:
+                                    if deg[w] == 2:
+                                        ends -= 1
+                                    elif deg[w] == 1:
+                                        ends += 1
+                                deg[w] += 1
+                            if arank[sq] > srank and deg[sq] == 2:
+                                ends += 1
                     if directed:
                         for t in range(offs[sq], offs[sq + 1]):
                             indeg[adj[t]] += 1
@@ -387,8 +430,16 @@ class CycleEngine(Machine):
                         if free[w] and deg[w] == 0:
                             zeros += 1
                 else:
+                    if arank[sq] > srank and deg[sq] == 2:
+                        ends -= 1
                     for t in range(offs[sq], offs[sq + 1]):
-                        deg[adj[t]] -= 1
+                        w = adj[t]
+                        deg[w] -= 1
+                        if free[w] and arank[w] > srank:
+                            if deg[w] == 2:
+                                ends += 1
+                            elif deg[w] == 1:
+                                ends -= 1
                 if level == 1:
                     # The second vertex: only the anchor's neighbours after it may close.
                     if directed:
@@ -397,7 +448,10 @@ class CycleEngine(Machine):
                         srank = arank[sq]
                         back = ioffs[anchor + 1] - ioffs[anchor] - 1 - srank
                         for t in range(ioffs[anchor], ioffs[anchor] + srank):
-                            deg[iadj[t]] -= 1
+                            w = iadj[t]
+                            if deg[w] == 2:
+                                ends -= 1
+                            deg[w] -= 1
                 elif arank[sq] > srank:
                     back -= 1
             level += 1
@@ -412,4 +466,5 @@ class CycleEngine(Machine):
         self.srank = srank
         self.back = back
         self.zeros = zeros
+        self.ends = ends
         return found
