@@ -13,7 +13,7 @@ ends, as a mapping of neighbours lists it, is no repeat).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import LazysearchError, brief
@@ -50,9 +50,9 @@ class Graph:
     ----------
     labels:
         The vertices, in the order of their numbers.
-    arcs:
-        Pairs ``(u, v)`` of vertex numbers; for an undirected graph each pair is an edge
-        (either way round).
+    given:
+        For each vertex number ``u``, the numbers ``v`` it is joined to, as given; for
+        an undirected graph each ``(u, v)`` is an edge (either way round).
     directed:
         Whether ``(u, v)`` is an arc from ``u`` to ``v`` only.
     """
@@ -60,7 +60,7 @@ class Graph:
     __slots__ = ("directed", "index", "labels", "loops", "offsets", "repeats", "targets")
 
     def __init__(
-        self, labels: tuple[Hashable, ...], arcs: Iterable[tuple[int, int]], directed: bool
+        self, labels: tuple[Hashable, ...], given: Sequence[Sequence[int]], directed: bool
     ) -> None:
         n = len(labels)
         self.labels = labels
@@ -68,22 +68,25 @@ class Graph:
         self.directed = directed
         self.loops = 0
         self.repeats = 0
-        seen: list[set[int]] = [set() for _ in range(n)]
-        given: set[tuple[int, int]] = set()
-        for u, v in arcs:
-            if u == v:
-                self.loops += 1
-                continue
-            if (u, v) in given:
-                self.repeats += 1
-            given.add((u, v))
-            seen[u].add(v)
-            if not directed:
-                seen[v].add(u)
+        rows: list[set[int]] = []
+        for u in range(n):
+            out = given[u] if u < len(given) else ()
+            row = set(out)
+            loops = 0
+            if u in row:
+                loops = out.count(u)
+                row.discard(u)
+            self.loops += loops
+            self.repeats += len(out) - loops - len(row)
+            rows.append(row)
+        if not directed:
+            for u in range(n):
+                for v in list(rows[u]):
+                    rows[v].add(u)
         offsets = [0]
         targets: list[int] = []
         for u in range(n):
-            targets.extend(sorted(seen[u]))
+            targets.extend(sorted(rows[u]))
             offsets.append(len(targets))
         self.offsets = tuple(offsets)
         self.targets = tuple(targets)
@@ -161,25 +164,41 @@ class Graph:
     @classmethod
     def _from_mapping(cls, nodes: Iterable[Any], adj: Any, directed: bool) -> Graph:
         numbers: dict[Hashable, int] = {}
-        arcs: list[tuple[int, int]] = []
-        for u in nodes:
-            _number(numbers, u)
+        try:
+            numbers = {u: i for i, u in enumerate(dict.fromkeys(nodes))}
+        except TypeError:
+            for u in nodes:
+                _number(numbers, u)  # names the label that cannot be hashed
+            raise
+        get = numbers.get
+        given: list[list[int]] = []
         for u in list(numbers):
-            iu = numbers[u]
             neighbours = adj[u]
-            if isinstance(neighbours, (str, bytes)) or not isinstance(neighbours, Iterable):
+            if type(neighbours) not in _COLLECTIONS and (
+                isinstance(neighbours, (str, bytes)) or not isinstance(neighbours, Iterable)
+            ):
                 raise GraphError(
                     f"the neighbours of vertex {brief(u)} are a collection of vertices, "
                     f"got {brief(neighbours)}"
                 )
-            for v in neighbours:
-                arcs.append((iu, _number(numbers, v)))
-        return cls._made(numbers, arcs, directed)
+            row: list[int] = []
+            try:
+                for v in neighbours:
+                    j = get(v)
+                    if j is None:
+                        j = numbers[v] = len(numbers)
+                    row.append(j)
+            except TypeError:
+                for v in neighbours:
+                    _number(numbers, v)  # names the label that cannot be hashed
+                raise
+            given.append(row)
+        return cls._made(numbers, given, directed)
 
     @classmethod
     def _from_edges(cls, edges: Iterable[Any], directed: bool) -> Graph:
         numbers: dict[Hashable, int] = {}
-        arcs: list[tuple[int, int]] = []
+        given: list[list[int]] = []
         for t, edge in enumerate(edges):
             try:
                 u, v = edge
@@ -187,20 +206,26 @@ class Graph:
                 raise EdgeError(
                     f"edge {t} of the edge list is not a pair (u, v), got {brief(edge)}"
                 ) from None
-            arcs.append((_number(numbers, u), _number(numbers, v)))
-        return cls._made(numbers, arcs, directed)
+            iu = _number(numbers, u)
+            iv = _number(numbers, v)
+            while len(given) < len(numbers):
+                given.append([])
+            given[iu].append(iv)
+        return cls._made(numbers, given, directed)
 
     @classmethod
-    def _made(
-        cls, numbers: dict[Hashable, int], arcs: list[tuple[int, int]], directed: bool
-    ) -> Graph:
+    def _made(cls, numbers: dict[Hashable, int], given: list[list[int]], directed: bool) -> Graph:
         if not numbers:
             raise EmptyGraphError("the graph has no vertex")
-        return cls(tuple(numbers), arcs, directed)
+        return cls(tuple(numbers), given, directed)
 
     def __repr__(self) -> str:
         edges = len(self.targets) if self.directed else len(self.targets) // 2
         return f"<{_kind(self.directed)} graph: {self.n} vertices, {edges} {_unit(self)}>"
+
+
+#: The usual types of a mapping's neighbours, let through without a slower check.
+_COLLECTIONS = (list, tuple, set, frozenset, dict)
 
 
 def _kind(directed: bool) -> str:
