@@ -37,12 +37,13 @@ if TYPE_CHECKING:
     # imported on first use (see _lazy_module), so ``import lazysearch`` stays fast.
     from types import ModuleType
 
-    from . import kakuro, knights
+    from . import graphs, kakuro, knights
     from .puzzles import polyomino, sudoku
 
 __version__ = "0.1.0"
 
 _LAZY_MODULES = {
+    "graphs": "lazysearch.graphs",
     "kakuro": "lazysearch.kakuro",
     "knights": "lazysearch.knights",
     "polyomino": "lazysearch.puzzles.polyomino",
@@ -51,7 +52,7 @@ _LAZY_MODULES = {
 
 
 def _lazy_module(name: str) -> ModuleType:
-    """``lazysearch.sudoku``, ``polyomino``, ``kakuro`` and ``knights``, imported on
+    """``lazysearch.sudoku``, ``polyomino``, ``kakuro``, ``knights`` and ``graphs``, imported on
     first use so that ``import lazysearch`` stays fast."""
     if name in _LAZY_MODULES:
         import importlib
@@ -123,6 +124,7 @@ __all__ = [
     "UnknownItemError",
     "compiled",
     "exact_cover",
+    "graphs",
     "kakuro",
     "knights",
     "langford",

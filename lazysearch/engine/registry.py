@@ -23,6 +23,7 @@ ENGINES: dict[str, str | None] = {
     "lazysearch.exactcover._dlx": MACHINE,
     "lazysearch.exactcover._mcc": MACHINE,
     "lazysearch.exactcover._memo": None,
+    "lazysearch.graphs._walk": MACHINE,
     "lazysearch.kakuro._cdcl": None,
     "lazysearch.kakuro._engine": MACHINE,
     "lazysearch.knights._count": None,

@@ -1,0 +1,37 @@
+"""Hamiltonian cycles and paths of any graph, listed lazily.
+
+>>> from lazysearch import graphs
+>>> graphs.hamiltonian_cycles(graphs.grid(4, 4)).count()
+6
+>>> graphs.hamiltonian_paths(graphs.leaper(3, 4, (1, 2)), start=(0, 0)).count()
+2
+"""
+
+from __future__ import annotations
+
+from .boards import grid, hypercube, king, leaper
+from .graph import (
+    EdgeError,
+    EmptyGraphError,
+    Graph,
+    GraphError,
+    UnhashableVertexError,
+    UnknownVertexError,
+)
+from .hamilton import HamiltonProblem, hamiltonian_cycles, hamiltonian_paths
+
+__all__ = [
+    "EdgeError",
+    "EmptyGraphError",
+    "Graph",
+    "GraphError",
+    "HamiltonProblem",
+    "UnhashableVertexError",
+    "UnknownVertexError",
+    "grid",
+    "hamiltonian_cycles",
+    "hamiltonian_paths",
+    "hypercube",
+    "king",
+    "leaper",
+]
