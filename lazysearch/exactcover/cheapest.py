@@ -32,6 +32,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import CheckpointError, LazysearchError
 from ..search import CHUNK, DONE, LEAF, Partial, Search, Stats, validated
 
+#: No cost bound (Algorithm M's engine takes costs up to this total).
+NO_LIMIT = (1 << 62) - 1
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -54,8 +57,6 @@ class CheapestSearch(Search):
     """
 
     def __init__(self, problem: MCCProblem, k: int | None) -> None:
-        from .problem import NO_LIMIT
-
         self.base = problem
         self.k = k
         self.emitted = 0
@@ -109,8 +110,6 @@ class CheapestSearch(Search):
 
     def _least_cost(self) -> int | None:
         """Stage 1: the least cost from ``start`` on of any cover (None: no cover)."""
-        from .problem import NO_LIMIT
-
         best = self._walk(self.base.window(self.start, NO_LIMIT).engine(), 1)
         return best[0][0] if best else None
 
@@ -149,8 +148,6 @@ class CheapestSearch(Search):
     def _next_of_walk(self, k: int) -> tuple[Any, ...]:
         """The next of the ``k`` best (``cheapest(k)``): the walk first, once."""
         if self.pending is None:
-            from .problem import NO_LIMIT
-
             engine = self.base.window(0, NO_LIMIT).engine()
             self.pending = self._walk(engine, k - self.emitted) if self.emitted < k else []
             self.pending.reverse()  # popped from the end
@@ -249,8 +246,6 @@ class CheapestSearch(Search):
     def checkpoint(self) -> dict[str, Any]:
         """The stage and the position in it, or the covers still to list (see the
         module notes)."""
-        from .problem import NO_LIMIT
-
         walk = None
         if self.cost is None:
             # Between stages or walking (the walk's position, with the bound each level
@@ -288,8 +283,6 @@ class CheapestSearch(Search):
         CheckpointError
             If the checkpoint is not one of this problem's cost searches with this ``k``.
         """
-        from .problem import NO_LIMIT
-
         stage = checkpoint.get("cheapest") if isinstance(checkpoint, dict) else None
         if not isinstance(stage, dict):
             raise CheckpointError("not a checkpoint of a cheapest() stream (no 'cheapest' entry)")
@@ -331,8 +324,6 @@ class CheapestSearch(Search):
     ) -> None:
         """Set up the walk a checkpoint names: its engine at ``position`` (replayed with
         the bounds its levels were walked with), the covers it kept and had found."""
-        from .problem import NO_LIMIT
-
         fields = walk if isinstance(walk, dict) else {}
         bound, bounds = fields.get("bound"), fields.get("bounds")
         found, kept = fields.get("found"), fields.get("kept")

@@ -20,6 +20,7 @@ from ..errors import (
 )
 from ..search import Search, fingerprint
 from ..stream import Solutions
+from .cheapest import NO_LIMIT as NO_LIMIT
 
 if TYPE_CHECKING:
     from ..search import Engine
@@ -33,9 +34,6 @@ Options = Iterable[Iterable[Hashable] | str] | Mapping[Any, Iterable[Hashable] |
 
 #: The names of options given as a mapping.
 N = TypeVar("N", bound=Hashable)
-
-#: No cost bound (Algorithm M's engine takes costs up to this total).
-NO_LIMIT = (1 << 62) - 1
 
 
 class BoundError(ExactCoverError):
@@ -209,6 +207,26 @@ class DLXProblem:
             state = (*state, "seed", self.seed)
         chosen = engine or self.chosen_engine()
         return (*state, chosen) if chosen in ("cells", "bits") else state
+
+    def with_options(
+        self,
+        primary: int,
+        secondary: int,
+        option_items: tuple[tuple[int, ...], ...],
+        option_colors: tuple[tuple[int, ...], ...],
+    ) -> DLXProblem:
+        """An exact cover with these items and options and this problem's settings (its
+        option order, engine and seed): what a reduction keeps (see :mod:`.reduce`)."""
+        return DLXProblem(
+            primary,
+            secondary,
+            option_items,
+            option_colors,
+            least_constraining=self.least_constraining,
+            power=self.power,
+            engine=self.engine_kind,
+            seed=self.seed,
+        )
 
     @property
     def kind(self) -> str:

@@ -30,9 +30,10 @@ False.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .problem import DLXProblem
+if TYPE_CHECKING:
+    from .problem import DLXProblem
 
 #: Set operations a reduction may spend by default (about a second on this machine).
 DEFAULT_BUDGET = 2_000_000
@@ -238,15 +239,11 @@ def _rebuild(
         items = [i for i in problem.option_items[o] if i in option]
         option_items.append(tuple(number[i] for i in items))
         option_colors.append(tuple(option[i] for i in items))
-    reduced = DLXProblem(
+    reduced = problem.with_options(
         sum(1 for i in keep_items if i <= n_primary),
         sum(1 for i in keep_items if i > n_primary),
         tuple(option_items),
         tuple(option_colors),
-        least_constraining=problem.least_constraining,
-        power=problem.power,
-        engine=problem.engine_kind,
-        seed=problem.seed,
     )
     removed_items = tuple(
         i for i in range(1, problem.primary + problem.secondary + 1) if i not in alive_items
