@@ -290,8 +290,30 @@ def count_within(
         When ``resume`` is not a checkpoint of this count, or ``checkpoint`` exists and
         is not one (it is never overwritten).
     """
-    from .. import longrun, parallel
+    _check_budget(seconds, nodes, workers)
+    if checkpoint is not None and not (
+        isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
+    ):
+        check_checkpoint_path(checkpoint)
+    walk = _Walk(rows, cols, start, closed, seconds, nodes, checkpoint, stop)
+    if resume is not None:
+        walk.finished, walk.current, walk.found, walk.spent_before, walk.under = read_checkpoint(
+            resume, rows, cols, start, closed, len(walk.searches)
+        )
+    in_parallel = executor is not None or (workers is not None and workers > 1)
+    while len(walk.finished) < len(walk.searches) and walk.limit is None:
+        square, _ = walk.searches[len(walk.finished)]
+        walk.search = _search(rows, cols, square, closed)
+        if in_parallel or walk.under is not None:
+            if not walk.count_planned(workers if in_parallel else 1, executor, every):
+                break
+        else:
+            walk.walk_alone(every)
+    return walk.result()
 
+
+def _check_budget(seconds: float | None, nodes: int | None, workers: int | None) -> None:
+    """Refuse a budget or a number of workers :func:`count_within` cannot take."""
     if seconds is not None and not 0 <= seconds < math.inf:
         raise LazysearchError(f"count_within() needs seconds >= 0, got {seconds!r}")
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
@@ -300,136 +322,174 @@ def count_within(
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
         raise LazysearchError(f"count_within() needs workers >= 1, got {workers!r}")
-    if checkpoint is not None and not (
-        isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
-    ):
-        check_checkpoint_path(checkpoint)
-    searches = walks(rows, cols, start, closed)
-    finished: list[int] = []
-    current: dict[str, Any] | None = None
-    under: dict[str, Any] | None = None  # the plan of the search under way, if any
-    found = spent_before = 0
-    if resume is not None:
-        finished, current, found, spent_before, under = read_checkpoint(
-            resume, rows, cols, start, closed, len(searches)
-        )
-    in_parallel = executor is not None or (workers is not None and workers > 1)
-    deadline = None if seconds is None else time.monotonic() + seconds
-    spent = 0  # nodes entered by this run
-    last_saved = time.monotonic()
-    search: Search | None = None
-    limit: str | None = None
 
-    def record() -> dict[str, Any]:
-        here = current
-        if under is None:
+
+class _Walk:
+    """A count by walking under way (:func:`count_within`): the counts of the finished
+    searches, where the one under way is, and the budget left."""
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        start: Square | None,
+        closed: bool,
+        seconds: float | None,
+        nodes: int | None,
+        checkpoint: str | os.PathLike[str] | None,
+        stop: Callable[[], bool] | None,
+    ) -> None:
+        self.rows, self.cols, self.start, self.closed = rows, cols, start, closed
+        self.searches = walks(rows, cols, start, closed)
+        self.finished: list[int] = []
+        self.current: dict[str, Any] | None = None
+        self.under: dict[str, Any] | None = None  # the plan of the search under way, if any
+        self.found = self.spent_before = 0
+        self.nodes = nodes
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.checkpoint = checkpoint
+        self.stop = stop
+        self.spent = 0  # nodes entered by this run
+        self.last_saved = time.monotonic()
+        self.search: Search | None = None
+        self.limit: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        here = self.current
+        if self.under is None:
+            search = self.search
             here = None if search is None or search.done else search.checkpoint()
-        total_nodes = spent_before + spent
-        return _record(rows, cols, start, closed, finished, here, found, total_nodes, under)
+        total_nodes = self.spent_before + self.spent
+        return _record(
+            self.rows,
+            self.cols,
+            self.start,
+            self.closed,
+            self.finished,
+            here,
+            self.found,
+            total_nodes,
+            self.under,
+        )
 
-    def total() -> int:
+    def total(self) -> int:
+        searches, finished = self.searches, self.finished
         so_far = sum(weight * n for (_, weight), n in zip(searches, finished, strict=False))
         if len(finished) < len(searches):
-            so_far += searches[len(finished)][1] * found
+            so_far += searches[len(finished)][1] * self.found
         return so_far
 
-    def out_of_budget() -> str | None:
-        if nodes is not None and nodes - spent <= 0:
+    def out_of_budget(self) -> str | None:
+        if self.nodes is not None and self.nodes - self.spent <= 0:
             return "node limit"
-        if deadline is not None and time.monotonic() >= deadline:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
             return "time limit"
-        if stop is not None and stop():
+        if self.stop is not None and self.stop():
             return "stop"
         return None
 
-    while len(finished) < len(searches) and limit is None:
-        square, _ = searches[len(finished)]
-        search = _search(rows, cols, square, closed)
-        if in_parallel or under is not None:
-            limit = out_of_budget()
-            if limit is not None:  # before its first subtree: the search stays where it is
-                if under is None:
-                    search = None if current is None else search.resume(current)
-                break
-            # The search under way, counted by a plan of subtrees: what was counted of
-            # it outside the plan (a one-process walk's part of it) stays as it is, and
-            # the plan's finished subtrees are added to it as they finish.
-            outside_found = found - (0 if under is None else sum(e[1] for e in under["done"]))
-            outside_nodes = spent_before + spent - (0 if under is None else _plan_nodes(under))
-            run_began = spent_before + spent
+    def count_planned(self, workers: int | None, executor: Executor | None, every: float) -> bool:
+        """Count the search under way by a plan of subtrees; False when the budget was
+        spent before its first subtree (the search then stays where it is)."""
+        from .. import longrun, parallel
 
-            def planned(
-                run: dict[str, Any],
-                outside_found: int = outside_found,
-                outside_nodes: int = outside_nodes,
-            ) -> None:
-                """The plan's run record, as the parallel count saves it: into the walk's."""
-                nonlocal under, current, found, spent
-                under, current = run["plan"], run["search"]
-                found = outside_found + int(run["found"])
-                spent = outside_nodes + _plan_nodes(under) - spent_before
-                if checkpoint is not None:
-                    longrun.save(checkpoint, record())
+        search = self.search
+        assert search is not None
+        self.limit = self.out_of_budget()
+        if self.limit is not None:
+            if self.under is None:
+                self.search = None if self.current is None else search.resume(self.current)
+            return False
+        # What was counted of the search outside the plan (a one-process walk's part of
+        # it) stays as it is, and the plan's finished subtrees are added to it as they
+        # finish.
+        under = self.under
+        outside_found = self.found - (0 if under is None else sum(e[1] for e in under["done"]))
+        outside_nodes = (
+            self.spent_before + self.spent - (0 if under is None else _plan_nodes(under))
+        )
+        run_began = self.spent_before + self.spent
 
-            resumed = None if current is None else _run_record(current, under)
-            try:
-                parallel.count_planned(
-                    search,
-                    workers=workers if in_parallel else 1,
-                    executor=executor,
-                    resume=resumed,
-                    every=every,
-                    stop=stop,
-                    deadline=deadline,
-                    nodes=None if nodes is None else nodes - (run_began - spent_before),
-                    saved=planned,
-                )
-            except longrun.OutOfBudget as out:
-                limit = str(out.args[0])
-            except longrun.Stop:
-                limit = "stop"
-            else:
-                finished.append(found)
-                found = 0
-                under = current = search = None
-            continue
-        if current is not None:
-            search = search.resume(current)
-            current = None
+        def planned(run: dict[str, Any]) -> None:
+            """The plan's run record, as the parallel count saves it: into the walk's."""
+            self.under, self.current = run["plan"], run["search"]
+            self.found = outside_found + int(run["found"])
+            self.spent = outside_nodes + _plan_nodes(self.under) - self.spent_before
+            if self.checkpoint is not None:
+                longrun.save(self.checkpoint, self.record())
+
+        resumed = None if self.current is None else _run_record(self.current, under)
+        try:
+            parallel.count_planned(
+                search,
+                workers=workers,
+                executor=executor,
+                resume=resumed,
+                every=every,
+                stop=self.stop,
+                deadline=self.deadline,
+                nodes=None if self.nodes is None else self.nodes - (run_began - self.spent_before),
+                saved=planned,
+            )
+        except longrun.OutOfBudget as out:
+            self.limit = str(out.args[0])
+        except longrun.Stop:
+            self.limit = "stop"
+        else:
+            self.finished.append(self.found)
+            self.found = 0
+            self.under = self.current = self.search = None
+        return True
+
+    def walk_alone(self, every: float) -> None:
+        """Walk the search under way in this process, a chunk at a time, until it ends
+        or the budget does."""
+        from .. import longrun
+
+        search = self.search
+        assert search is not None
+        if self.current is not None:
+            search = self.search = search.resume(self.current)
+            self.current = None
         while not search.done:
-            left = None if nodes is None else nodes - spent
-            limit = out_of_budget()
-            if limit is not None:
+            left = None if self.nodes is None else self.nodes - self.spent
+            self.limit = self.out_of_budget()
+            if self.limit is not None:
                 break
             before = search.stats.nodes
             part = search.count_within(nodes=CHUNK if left is None else min(CHUNK, left), samples=1)
-            found += part.found
-            spent += search.stats.nodes - before
-            if checkpoint is not None and time.monotonic() - last_saved >= every:
-                longrun.save(checkpoint, record())
-                last_saved = time.monotonic()
+            self.found += part.found
+            self.spent += search.stats.nodes - before
+            if self.checkpoint is not None and time.monotonic() - self.last_saved >= every:
+                longrun.save(self.checkpoint, self.record())
+                self.last_saved = time.monotonic()
         if search.done:
-            finished.append(found)
-            found = 0
-            search = None
-    saved = record()
-    if checkpoint is not None:
-        longrun.save(checkpoint, saved)
-    if under is not None:
-        progress = len(under["done"]) / max(1, len(under["tasks"]))
-    else:
-        progress = 0.0 if search is None else search.progress()
-    done = len(finished) == len(searches)
-    return WalkCount(
-        total(),
-        done,
-        len(searches),
-        len(finished),
-        1.0 if done else progress,
-        spent_before + spent,
-        saved,
-        None if done else limit,
-    )
+            self.finished.append(self.found)
+            self.found = 0
+            self.search = None
+
+    def result(self) -> WalkCount:
+        """The count so far, its checkpoint saved (to the file, if any)."""
+        from .. import longrun
+
+        saved = self.record()
+        if self.checkpoint is not None:
+            longrun.save(self.checkpoint, saved)
+        if self.under is not None:
+            progress = len(self.under["done"]) / max(1, len(self.under["tasks"]))
+        else:
+            progress = 0.0 if self.search is None else self.search.progress()
+        done = len(self.finished) == len(self.searches)
+        return WalkCount(
+            self.total(),
+            done,
+            len(self.searches),
+            len(self.finished),
+            1.0 if done else progress,
+            self.spent_before + self.spent,
+            saved,
+            None if done else self.limit,
+        )
 
 
 def check_checkpoint_path(path: str | os.PathLike[str]) -> None:
