@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from lazysearch import executors, knights, longrun, parallel, queens
-from lazysearch import listing as listing_module
+from lazysearch import listing as parallel_listing
 from lazysearch.cli import EXIT_BUDGET, main
 from lazysearch.errors import LazysearchError
 
@@ -332,7 +332,7 @@ def test_a_worker_killed_mid_listing_lists_every_solution_once_in_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(
-        listing_module, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
+        parallel_listing, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
     )
     with _fresh_cluster() as client:
         executor = client.get_executor()
@@ -358,7 +358,7 @@ def test_the_scheduler_killed_mid_listing_is_a_clear_error_and_the_run_goes_on(
     # five (the first among them, whichever worker takes it first) run, the rest wait.
     free = 2 * 2 + 1
     monkeypatch.setattr(
-        listing_module, "solutions_task", functools.partial(_gated_piece, str(tmp_path), free)
+        parallel_listing, "solutions_task", functools.partial(_gated_piece, str(tmp_path), free)
     )
     run = tmp_path / "run.json"
     got: list[Any] = []
@@ -394,7 +394,7 @@ def test_a_stop_while_a_listing_waits_on_the_cluster_is_a_stop(
     # Asked while waiting for a piece held at the gate: Stop (the run file written),
     # not the error of a piece the cluster lost.
     monkeypatch.setattr(
-        listing_module, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
+        parallel_listing, "solutions_task", functools.partial(_gated_piece, str(tmp_path), 0)
     )
     run = tmp_path / "run.json"
     try:
