@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import chain
 from operator import mul
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast, overload
@@ -472,6 +472,40 @@ class MCCProblem(DLXProblem):
         return CheapestSearch(self, k)
 
 
+def _read_options(
+    options: Options,
+) -> tuple[tuple[Hashable, ...] | None, list[tuple[Hashable, ...]]]:
+    """The options' names (None for a sequence of options) and each option's entries,
+    a string option split into its items (:func:`_split_text_option`)."""
+    names = _option_names(options)
+    if names is not None:
+        options = cast("Mapping[Hashable, Iterable[Hashable] | str]", options).values()
+    tag = _namer(names)
+    rows: list[tuple[Hashable, ...]] = []
+    for j, o in enumerate(options):
+        if isinstance(o, str):
+            rows.append(tuple(_split_text_option(o)))
+            continue
+        try:
+            if isinstance(o, bytes | bytearray):
+                raise TypeError
+            entries = iter(cast("Iterable[Hashable]", o))
+        except TypeError:
+            raise TypeError(
+                f"option {tag(j)} must be an iterable of items or a string of item "
+                f"names, got {brief(o)}"
+            ) from None
+        rows.append(tuple(entries))
+    return names, rows
+
+
+def _namer(names: tuple[Hashable, ...] | None) -> Callable[[int], str]:
+    """How a message names option ``j``: its index, or its key in a mapping."""
+    if names is None:
+        return str
+    return lambda j: repr(names[j])
+
+
 def _option_names(options: object) -> tuple[Hashable, ...] | None:
     """The keys of a mapping of options, which name the options in solutions; None for
     a sequence of options.  A lone string is refused: it would read as one option per
@@ -575,29 +609,8 @@ class ExactCover:
         costs: Sequence[int] | None = None,
         seed: int | None = None,
     ) -> None:
-        names = _option_names(options)
-        if names is not None:
-            options = cast("Mapping[Hashable, Iterable[Hashable] | str]", options).values()
-
-        def tag(j: int) -> str:
-            """How a message names option ``j``: its index, or its key in a mapping."""
-            return str(j) if names is None else repr(names[j])
-
-        rows: list[tuple[Hashable, ...]] = []
-        for j, o in enumerate(options):
-            if isinstance(o, str):
-                rows.append(tuple(_split_text_option(o)))
-                continue
-            try:
-                if isinstance(o, bytes | bytearray):
-                    raise TypeError
-                entries = iter(cast("Iterable[Hashable]", o))
-            except TypeError:
-                raise TypeError(
-                    f"option {tag(j)} must be an iterable of items or a string of item "
-                    f"names, got {brief(o)}"
-                ) from None
-            rows.append(tuple(entries))
+        names, rows = _read_options(options)
+        tag = _namer(names)
         #: The options' names when given as a mapping (solutions are tuples of them),
         #: else None (solutions are tuples of option indices).
         self.names: tuple[Hashable, ...] | None = names
@@ -709,20 +722,31 @@ class ExactCover:
                     f"{flag}={value!r} is for exact covers on dancing links or cells; "
                     "it does not combine with bounds or costs"
                 )
+        self.problem = self._multiplicities(number, n_primary, option_items, option_colors)
+
+    def _multiplicities(
+        self,
+        number: dict[Hashable, int],
+        n_primary: int,
+        option_items: list[list[int]],
+        option_colors: list[list[int]],
+    ) -> MCCProblem:
+        """The problem for Algorithm M: this cover's bounds and costs over its numbered
+        items and options."""
         lower = [1] * n_primary
         upper = [1] * n_primary
         for item, (u, v) in self.bounds.items():
             lower[number[item] - 1] = u
             upper[number[item] - 1] = v
-        self.problem = MCCProblem(
+        return MCCProblem(
             n_primary,
-            len(sec),
+            len(self.secondary),
             tuple(map(tuple, option_items)),
             tuple(map(tuple, option_colors)),
             tuple(lower),
             tuple(upper),
-            self.costs or (0,) * len(rows),
-            seed,
+            self.costs or (0,) * len(self.options),
+            self.seed,
         )
 
     def search(self) -> Search:
