@@ -90,98 +90,11 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
             continue
         if not have_items:
             have_items = True
-            bar_seen = False
-            pending: tuple[int, int] | None = None  # a bound prefix waiting for its item
-            tokens = list(_tokens(line, source, number))
-            for t, (token, column) in enumerate(tokens):
-                if pending is None and _is_bound_prefix(tokens, t):
-                    pending = _bound(token, bar_seen, source, number, column)
-                    continue
-                if pending is not None and token == "|":
-                    continue  # the '|' of ``u:v|item``
-                if token == "|":
-                    if bar_seen:
-                        raise ParseError(
-                            "the item line has '|' twice", source=source, line=number, column=column
-                        )
-                    bar_seen = True
-                    continue
-                if ":" in token:
-                    raise ParseError(
-                        f"item name {brief(token)} contains ':'",
-                        source=source,
-                        line=number,
-                        column=column,
-                    )
-                if token in known:
-                    raise ParseError(
-                        f"item {brief(token)} is named twice",
-                        source=source,
-                        line=number,
-                        column=column,
-                    )
-                known[token] = -1 if bar_seen else 1
-                (secondary if bar_seen else primary).append(token)
-                if pending is not None:
-                    if pending != (1, 1):
-                        bounds[token] = pending
-                    pending = None
+            _read_items(line, number, source, known, primary, secondary, bounds)
             continue
-        option: list[Hashable] = []
-        in_option: set[str] = set()
-        tokens = list(_tokens(line, source, number))
-        cost = 0
-        while len(tokens) >= 2 and tokens[-2][0] == "|":
-            # ``|cost`` entries at the end of the line, added up (DLX5)
-            (_, at), (digits, column) = tokens[-2:]
-            if column != at + 1:
-                raise ParseError(
-                    "'|' inside an option (a cost is written '|cost', with no space)",
-                    source=source,
-                    line=number,
-                    column=at,
-                )
-            if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
-                raise ParseError(
-                    f"the cost {brief(digits)} is not a non-negative integer (below 10**18)",
-                    source=source,
-                    line=number,
-                    column=column,
-                )
-            cost += int(digits)
-            priced = True
-            tokens = tokens[:-2]
-        for token, column in tokens:
-            if token == "|":
-                raise ParseError("'|' inside an option", source=source, line=number, column=column)
-            name, sep, colour = token.partition(":")
-            if name not in known:
-                raise ParseError(
-                    f"unknown item {brief(name)}", source=source, line=number, column=column
-                )
-            if name in in_option:
-                raise ParseError(
-                    f"item {brief(name)} appears twice in this option",
-                    source=source,
-                    line=number,
-                    column=column,
-                )
-            if sep:
-                if not colour or ":" in colour:
-                    raise ParseError(
-                        f"bad colour in {brief(token)}", source=source, line=number, column=column
-                    )
-                if known[name] > 0:
-                    raise ParseError(
-                        f"primary item {brief(name)} cannot have a colour",
-                        source=source,
-                        line=number,
-                        column=column,
-                    )
-                option.append(Colour(name, colour))
-            else:
-                option.append(name)
-            in_option.add(name)
+        tokens, cost = _priced(list(_tokens(line, source, number)), source, number)
+        priced = priced or cost is not None
+        option = _read_option(tokens, number, source, known)
         if all(isinstance(e, Colour) or known[str(e)] < 0 for e in option):
             raise ParseError(
                 "this option names no primary item, so it could never be chosen",
@@ -190,7 +103,7 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
                 column=len(line) - len(line.lstrip()) + 1,
             )
         options.append(option)
-        costs.append(cost)
+        costs.append(cost or 0)
     if not have_items:
         raise ParseError(
             "no item line (the first line that is not a comment names the items)",
@@ -210,6 +123,126 @@ def parse(text: str, *, source: str = "<text>") -> ExactCover:
         )
     except ValueError as exc:  # the costs add up past the engine's range
         raise ParseError(str(exc), source=source, line=1, column=1) from None
+
+
+def _read_items(
+    line: str,
+    number: int,
+    source: str,
+    known: dict[str, int],
+    primary: list[str],
+    secondary: list[str],
+    bounds: dict[Hashable, tuple[int, int]],
+) -> None:
+    """Read the item line (line ``number``): its primary items, then after ``|`` its
+    secondary ones, each perhaps with a ``u:v|`` bound, into the lists given."""
+    bar_seen = False
+    pending: tuple[int, int] | None = None  # a bound prefix waiting for its item
+    tokens = list(_tokens(line, source, number))
+    for t, (token, column) in enumerate(tokens):
+        if pending is None and _is_bound_prefix(tokens, t):
+            pending = _bound(token, bar_seen, source, number, column)
+            continue
+        if pending is not None and token == "|":
+            continue  # the '|' of ``u:v|item``
+        if token == "|":
+            if bar_seen:
+                raise ParseError(
+                    "the item line has '|' twice", source=source, line=number, column=column
+                )
+            bar_seen = True
+            continue
+        if ":" in token:
+            raise ParseError(
+                f"item name {brief(token)} contains ':'",
+                source=source,
+                line=number,
+                column=column,
+            )
+        if token in known:
+            raise ParseError(
+                f"item {brief(token)} is named twice",
+                source=source,
+                line=number,
+                column=column,
+            )
+        known[token] = -1 if bar_seen else 1
+        (secondary if bar_seen else primary).append(token)
+        if pending is not None:
+            if pending != (1, 1):
+                bounds[token] = pending
+            pending = None
+
+
+def _priced(
+    tokens: list[tuple[str, int]], source: str, number: int
+) -> tuple[list[tuple[str, int]], int | None]:
+    """An option line's tokens without its ``|cost`` entries at the end, and the costs
+    added up (DLX5); None when it has none."""
+    cost = 0
+    priced = False
+    while len(tokens) >= 2 and tokens[-2][0] == "|":
+        # ``|cost`` entries at the end of the line, added up (DLX5)
+        (_, at), (digits, column) = tokens[-2:]
+        if column != at + 1:
+            raise ParseError(
+                "'|' inside an option (a cost is written '|cost', with no space)",
+                source=source,
+                line=number,
+                column=at,
+            )
+        if not digits.isdigit() or not digits.isascii() or len(digits) > 18:
+            raise ParseError(
+                f"the cost {brief(digits)} is not a non-negative integer (below 10**18)",
+                source=source,
+                line=number,
+                column=column,
+            )
+        cost += int(digits)
+        priced = True
+        tokens = tokens[:-2]
+    return tokens, cost if priced else None
+
+
+def _read_option(
+    tokens: list[tuple[str, int]], number: int, source: str, known: dict[str, int]
+) -> list[Hashable]:
+    """An option's items (a :class:`Colour` for a coloured one), checked against the
+    items ``known``."""
+    option: list[Hashable] = []
+    in_option: set[str] = set()
+    for token, column in tokens:
+        if token == "|":
+            raise ParseError("'|' inside an option", source=source, line=number, column=column)
+        name, sep, colour = token.partition(":")
+        if name not in known:
+            raise ParseError(
+                f"unknown item {brief(name)}", source=source, line=number, column=column
+            )
+        if name in in_option:
+            raise ParseError(
+                f"item {brief(name)} appears twice in this option",
+                source=source,
+                line=number,
+                column=column,
+            )
+        if sep:
+            if not colour or ":" in colour:
+                raise ParseError(
+                    f"bad colour in {brief(token)}", source=source, line=number, column=column
+                )
+            if known[name] > 0:
+                raise ParseError(
+                    f"primary item {brief(name)} cannot have a colour",
+                    source=source,
+                    line=number,
+                    column=column,
+                )
+            option.append(Colour(name, colour))
+        else:
+            option.append(name)
+        in_option.add(name)
+    return option
 
 
 def _is_bound_prefix(tokens: list[tuple[str, int]], t: int) -> bool:
