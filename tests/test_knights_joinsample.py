@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from lazysearch import _native, compiled, knights
+from lazysearch.knights import join as driver
 from lazysearch.knights.counting import TooManyStatesError, TourSampler
 from lazysearch.knights.joinsample import JoinSampler, PartsSampler
 
@@ -391,11 +392,9 @@ def test_parts_are_counted_depth_first_as_the_join_counts_them() -> None:
     """The parts' tables split by the degrees of the whole column next to the cut, as
     the join's count does: no table larger than the count's largest (a part counted as
     one table held 157,964 states at once on 6x8, and ran 8x8 out of memory)."""
-    from lazysearch.knights import _join
-
     sampler = PartsSampler(6, 8)
     sampler.draw(random.Random(2))
-    assert 0 < sampler.peak <= _join.join_count(6, 8).peak == 15392
+    assert 0 < sampler.peak <= driver.join_count(6, 8).peak == 15392
 
 
 @pytest.mark.skipif(not compiled(), reason="7x8's halves take minutes as plain Python")
@@ -506,13 +505,13 @@ def test_the_joiners_weights_and_matches_are_its_join_state_by_state(rows: int, 
         rights = {_decode(x, k2): y for x, y in right.items().items()}
         for key, _, inner in sorted(weights)[:60]:
             seen = _decode(key, 2 * k2)[k2:]
-            ends, mine = module.partners(seen)
+            ends, mine = driver.partners(seen)
             pattern = bytes(v if v < 2 else 2 for v in seen)  # FREE 0, FULL 1, ends 2
             old = sorted(
                 (other, count)
                 for other, count in rights.items()
                 if bytes(1 if v == 0 else 0 if v == 1 else 2 for v in other) == pattern
-                and module.one_cycle(ends, mine, module.partners(other)[1])
+                and driver.one_cycle(ends, mine, driver.partners(other)[1])
             )
             assert joiner.matches(key) == old
             assert sum(count for _, count in old) == inner
