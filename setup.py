@@ -23,6 +23,7 @@ CORE = [
     "lazysearch/kakuro/_cdcl.py",
     "lazysearch/kakuro/_combos.py",  # not an engine: the digit sets each engine build reads
     "lazysearch/kakuro/_engine.py",
+    "lazysearch/knights/_table.py",  # before the frontier programs that cimport it
     "lazysearch/knights/_count.py",
     "lazysearch/knights/_join.py",
     "lazysearch/knights/_openjoin.py",
@@ -43,6 +44,8 @@ BASE = {
     "lazysearch.puzzles._tiling": "lazysearch.exactcover._machine",
     "lazysearch.knights._tour": "lazysearch.exactcover._machine",
     "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
+    "lazysearch.knights._count": "lazysearch.knights._table",
+    "lazysearch.knights._order": "lazysearch.knights._table",
 }
 
 

@@ -54,6 +54,7 @@ _ENGINES = (
     "lazysearch.knights._join",
     "lazysearch.knights._openjoin",
     "lazysearch.knights._order",
+    "lazysearch.knights._table",
     "lazysearch.knights._tour",
     "lazysearch.puzzles._tiling",
     "lazysearch.puzzles._units",

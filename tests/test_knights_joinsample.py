@@ -579,7 +579,7 @@ def test_cli_samples_with_a_counts_checkpoint(
 def test_the_halves_tables_read_back_with_two_word_keys() -> None:
     """8 across, the program's keys take two words (17 positions): read back from the
     compiled table as the dict they hold."""
-    program = _native.load("lazysearch.knights._count")
+    program = _native.load("lazysearch.knights._table")
     sampler = PartsSampler(5, 6)
     table = program.Table(10**6, kw=2)
     held = {5: 7, (3 << 64) | 9: 11, (1 << 100) + 1: 2**63}

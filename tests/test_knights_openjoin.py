@@ -113,7 +113,7 @@ def test_counts_past_64_bits(rows: int, cols: int) -> None:
 
 @pytest.mark.parametrize(("kw", "limbs"), [(1, 1), (2, 1), (2, 2)])
 def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
-    module = _native.load("lazysearch.knights._count")
+    module = _native.load("lazysearch.knights._table")
     table = module.Table(100, kw=kw, limbs=limbs)  # type: ignore[attr-defined]
     entries = {5: 7, 123456789: 2**63 + limbs}
     if kw == 2:

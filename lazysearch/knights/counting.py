@@ -144,6 +144,7 @@ def frontier_count(
         sweep_start = to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
     counter = module.FrontierCounter(k, n, sweep_start, closed, fold=True)
+    tables = _native.load("lazysearch.knights._table")
     table: dict[int, int] = counter.initial()
     first = 0
     if resume is not None:
@@ -172,16 +173,16 @@ def frontier_count(
         if fast:
             while True:
                 if src is None:  # (re)made from ``table``, the table before square i
-                    src = module.Table(limit, limbs=limbs, kw=kw)
-                    dst = module.Table(limit, limbs=limbs, kw=kw)
-                    status = module.STATUS[src.load(table)]
+                    src = tables.Table(limit, limbs=limbs, kw=kw)
+                    dst = tables.Table(limit, limbs=limbs, kw=kw)
+                    status = tables.STATUS[src.load(table)]
                     if status == "overflow":  # a count of ``table`` is wider still
                         limbs *= 2
                         src = dst = None
                         continue
                     if status in ("full", "memory"):
                         raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
-                status = module.STATUS[counter.step_fast(i, src, dst)]
+                status = tables.STATUS[counter.step_fast(i, src, dst)]
                 if status in ("full", "memory"):
                     raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
                 if status == "ok":

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import _native
 from . import counting
+from ._table import renumber
 from .limits import TooManyStatesError, check_width
 
 #: A boundary square's values in the join's states, as :mod:`lazysearch.knights._join`
@@ -24,17 +25,6 @@ FREE, FULL, FIRST = 0, 1, 2
 def _kernels() -> Any:
     """The compiled kernels of the join (or their plain-Python source)."""
     return _native.load("lazysearch.knights._join")
-
-
-def renumber(values: list[int]) -> list[int]:
-    """``values`` with their labels (``>= FIRST``) renumbered in order of appearance."""
-    seen: dict[int, int] = {}
-    out = []
-    for v in values:
-        if v >= FIRST:
-            v = seen.setdefault(v, FIRST + len(seen))
-        out.append(v)
-    return out
 
 
 def partners(labels: bytes) -> tuple[list[int], list[int]]:
@@ -113,7 +103,7 @@ def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
                 continue
             # The program's FREE (0) and FULL (1) are ours; its labels start at 3.
             values.append(v if v < 2 else v - 3 + FIRST)
-        after = bytes(renumber(values))
+        after = bytes(renumber(values, FIRST))
         out[after] = out.get(after, 0) + count
     return out
 
@@ -124,7 +114,7 @@ def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     out: dict[bytes, int] = {}
     for key, count in table.items():
         values = list(key[k:]) + list(key[:k])
-        out[bytes(renumber(values))] = count
+        out[bytes(renumber(values, FIRST))] = count
     return out
 
 
@@ -136,6 +126,7 @@ def sweep_tables(
     fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
     frontiers.  ``tick(where)``, if given, is called after each square."""
     module = _native.load("lazysearch.knights._count")
+    tables = _native.load("lazysearch.knights._table")
     counter = module.FrontierCounter(k, n, -1, True)
     table: dict[int, int] = counter.initial()
     kw = 1 if 2 * k + 1 <= 15 else 2
@@ -143,14 +134,14 @@ def sweep_tables(
     src: Any = None
     dst: Any = None
     if fast:
-        src = module.Table(limit, kw=kw)
-        dst = module.Table(limit, kw=kw)
-        if module.STATUS[src.load(table)] != "ok":  # pragma: no cover - one frontier
+        src = tables.Table(limit, kw=kw)
+        dst = tables.Table(limit, kw=kw)
+        if tables.STATUS[src.load(table)] != "ok":  # pragma: no cover - one frontier
             fast = False
     out: dict[int, dict[int, int]] = {}
     for i in range(max(columns) * k):
         if fast:
-            status = module.STATUS[counter.step_fast(i, src, dst)]
+            status = tables.STATUS[counter.step_fast(i, src, dst)]
             if status == "overflow":  # counts past 64 bits: go on in Python ints
                 table = counter.step(i, src.items())
                 fast = False

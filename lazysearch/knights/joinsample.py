@@ -42,6 +42,7 @@ import time
 from typing import Any
 
 from .. import _native
+from ._table import renumber
 from .counting import Square, default_max_states, from_sweep, to_sweep
 from .join import (
     SHARED,
@@ -53,7 +54,6 @@ from .join import (
     one_cycle,
     packed_transfer,
     partners,
-    renumber,
     transfer_part,
     transfer_step,
 )
@@ -346,7 +346,7 @@ def _program_key(seen: bytes, w: int) -> int:
 def _turned(seen: bytes, k: int) -> bytes:
     """A boundary state of two columns with the rows turned over, relabelled."""
     values = [seen[(q // k) * k + (k - 1 - q % k)] for q in range(len(seen))]
-    return bytes(renumber(values))
+    return bytes(renumber(values, _FIRST))
 
 
 class PartsSampler(JoinSampler):
@@ -417,6 +417,7 @@ class PartsSampler(JoinSampler):
         self.c = c = n // 2
         join = _native.load("lazysearch.knights._join")
         program = _native.load("lazysearch.knights._count")
+        tables = _native.load("lazysearch.knights._table")
         self._join = join
         self._counter = counter = program.FrontierCounter(k, n, -1, True)
         self.kept = 0
@@ -426,12 +427,12 @@ class PartsSampler(JoinSampler):
         kw = 1 if 2 * k + 1 <= 15 else 2
         src: Any = table
         if fast:
-            src = program.Table(limit, kw=kw)
+            src = tables.Table(limit, kw=kw)
             src.load(table)
         for i in range((n - c) * k):
             if fast:
-                dst = program.Table(limit, kw=kw)
-                status = program.STATUS[counter.step_fast(i, src, dst)]
+                dst = tables.Table(limit, kw=kw)
+                status = tables.STATUS[counter.step_fast(i, src, dst)]
                 if status != "ok":
                     raise TooManyStatesError(
                         f"sampling the closed tours of {rows}x{cols} through the join: "
@@ -723,7 +724,7 @@ class PartsSampler(JoinSampler):
             left_key = self._pick_key([(x, top_left[x]) for x in options if x in top_left], rng)
             starts.append((left_key, c * kk))
             turns.append(left_key != _program_key(seen, w))
-            unmirrored = bytes(renumber(list(other[kk:]) + list(other[:kk])))
+            unmirrored = bytes(renumber(list(other[kk:]) + list(other[:kk]), _FIRST))
             rights.append((_program_key(unmirrored, w), (n - c) * kk))
         walked = self._walk_halves(starts + rights, rng)
         tours = []

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import _native
 from . import counting
+from ._table import renumber
 from .limits import TooManyStatesError
 
 #: A shared square's values, as the program's frontiers have them: no edge, two edges,
@@ -117,17 +118,6 @@ def join_open(seen: dict[bytes, int], right: dict[bytes, int], k2: int) -> int:
     return total
 
 
-def renumber(values: list[int]) -> list[int]:
-    """``values`` with their labels (``>= FIRST``) renumbered in order of appearance."""
-    seen: dict[int, int] = {}
-    out = []
-    for v in values:
-        if v >= FIRST:
-            v = seen.setdefault(v, FIRST + len(seen))
-        out.append(v)
-    return out
-
-
 def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
     """The open-tour program's table after the first ``c`` columns of a ``k``-row board,
     read at the boundary (columns ``c - 2`` and ``c - 1``): ``2k`` values (``FREE``,
@@ -147,7 +137,7 @@ def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
                 continue
             values.append(v)
         ends = (key >> (60 if w <= 15 else 64 + 4 * (w - 15))) & 3
-        after = bytes([*renumber(values), ends])
+        after = bytes([*renumber(values, FIRST), ends])
         out[after] = out.get(after, 0) + count
     return out
 
@@ -155,7 +145,7 @@ def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
 def mirror(key: bytes, k: int) -> bytes:
     """A boundary frontier with the rows of each of its two columns turned over."""
     values = list(key[k - 1 :: -1]) + list(key[2 * k - 1 : k - 1 : -1])
-    return bytes(renumber(values)) + key[2 * k :]
+    return bytes(renumber(values, FIRST)) + key[2 * k :]
 
 
 def unfolded(table: dict[bytes, int], k: int) -> dict[bytes, int]:
@@ -183,7 +173,7 @@ def turned(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     out: dict[bytes, int] = {}
     for key, count in table.items():
         values = list(key[k : 2 * k]) + list(key[:k])
-        out[bytes(renumber(values)) + key[2 * k :]] = count
+        out[bytes(renumber(values, FIRST)) + key[2 * k :]] = count
     return out
 
 
@@ -221,6 +211,7 @@ def _sweep(
     table that piles them up in runs of linear probing (the 7x7 left half's first
     square ran minutes where it takes seconds)."""
     kw = 1 if 2 * k + 1 <= 15 else 2
+    tables = _native.load("lazysearch.knights._table")
     src: Any = None
     plain: Any
     if isinstance(table, _Swept):
@@ -228,15 +219,15 @@ def _sweep(
     else:
         plain = table
         if module.COMPILED and 2 * k + 1 <= 29:
-            src = module.Table(limit, size=_room(len(table)), kw=kw)
-            if module.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
+            src = tables.Table(limit, size=_room(len(table)), kw=kw)
+            if tables.STATUS[src.load(table)] != "ok":  # counts past 64 bits already
                 src = None
     given = src
     spare: Any = None
     for i in squares:
         if src is not None:
-            dst = spare if spare is not None else module.Table(limit, size=src.size, kw=kw)
-            status = module.STATUS[counter.step_fast(i, src, dst)]
+            dst = spare if spare is not None else tables.Table(limit, size=src.size, kw=kw)
+            status = tables.STATUS[counter.step_fast(i, src, dst)]
             if status == "overflow":  # counts past 64 bits: go on in Python ints
                 plain = counter.step(i, src.items())
                 src = spare = None
