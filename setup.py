@@ -46,6 +46,8 @@ BASE = {
     "lazysearch.kakuro._engine": "lazysearch.exactcover._machine",
     "lazysearch.knights._count": "lazysearch.knights._table",
     "lazysearch.knights._order": "lazysearch.knights._table",
+    "lazysearch.knights._join": "lazysearch.knights._table",
+    "lazysearch.knights._openjoin": "lazysearch.knights._table",
 }
 
 

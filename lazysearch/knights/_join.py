@@ -47,6 +47,7 @@ import array
 import itertools
 
 from lazysearch import _buffers
+from lazysearch.knights import _table
 from lazysearch.knights.limits import TooManyStatesError
 
 COMPILED: bool = cython.compiled
@@ -80,18 +81,31 @@ def crossing_neighbours(k: int, c: int) -> list[list[tuple[int, int]]]:
 #: Bits a square takes in a packed state, and squares a 64-bit word holds.
 SQUARE_BITS = cython.declare(cython.int, 5)
 PER_WORD = cython.declare(cython.int, 12)
-MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 MASK32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
-#: Fibonacci hashing's multipliers (2**64 over the golden ratio, and another odd one).
-GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
 
-# What adding to a :class:`Packed` table did.
-OK = cython.declare(cython.int, 0)
-OVERFLOW = cython.declare(cython.int, 1)
-FULL_UP = cython.declare(cython.int, 2)
-NO_MEMORY = cython.declare(cython.int, 3)
-STATUS = ("ok", "overflow", "full", "memory")
+# 64 bits, Fibonacci hashing's multipliers and what adding to a table did: the frontier
+# table's (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+if cython.compiled:
+    from cython.cimports.lazysearch.knights._table import (
+        FULL_UP,
+        GOLDEN,
+        GOLDEN_HI,
+        MASK64,
+        NO_MEMORY,
+        OK,
+        OVERFLOW,
+    )
+else:
+    _plain = _table.plain()
+    FULL_UP, GOLDEN, GOLDEN_HI, MASK64 = (
+        _plain.FULL_UP,
+        _plain.GOLDEN,
+        _plain.GOLDEN_HI,
+        _plain.MASK64,
+    )
+    NO_MEMORY, OK, OVERFLOW = _plain.NO_MEMORY, _plain.OK, _plain.OVERFLOW
+#: The statuses' names, for Python code.
+STATUS = _table.STATUS
 
 
 #: Numbers the :class:`Packed` tables made, for their hash salts.

@@ -50,9 +50,14 @@ TAIL = cython.declare(cython.int, 2)
 #: The first fragment label (the program's own numbering); labels are renumbered in
 #: order of appearance from it.
 FIRST = cython.declare(cython.int, 3)
-#: Fibonacci hashing's multiplier (2**64 over the golden ratio), for the patterns.
-GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+# Fibonacci hashing's multiplier, for the patterns, and 64 bits: the frontier table's
+# (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+if cython.compiled:
+    from cython.cimports.lazysearch.knights._table import GOLDEN, MASK64
+else:
+    from lazysearch.knights import _table
+
+    GOLDEN, MASK64 = _table.plain().GOLDEN, _table.plain().MASK64
 # Where :meth:`Joiner.join` starts walking a pair's fragments.
 START_LEFT = cython.declare(cython.int, 0)
 START_RIGHT_END = cython.declare(cython.int, 1)
