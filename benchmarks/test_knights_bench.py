@@ -121,7 +121,8 @@ def test_count_closed_by_join(benchmark: Any, name: str) -> None:
 
     rows, cols, expected, options = JOIN_COUNTS[name]
     benchmark.group = "knights: closed tours by the join"
-    join = _native.load("lazysearch.knights._join")
+    from lazysearch.knights import join
+
     found = benchmark.pedantic(
         join.join_count, args=(rows, cols), kwargs=options, rounds=1, iterations=1
     )
@@ -155,7 +156,8 @@ OPEN_JOIN_COUNTS = {
 def test_count_open_by_join(benchmark: Any, name: str) -> None:
     rows, cols, expected = OPEN_JOIN_COUNTS[name]
     benchmark.group = "knights: open tours by the join"
-    openjoin = _native.load("lazysearch.knights._openjoin")
+    from lazysearch.knights import openjoin
+
     found = benchmark.pedantic(openjoin.open_join_count, args=(rows, cols), rounds=1, iterations=1)
     assert found.count == expected
     benchmark.extra_info["cut"] = found.cut
@@ -251,7 +253,8 @@ def test_count_7x7_open_by_join(benchmark: Any) -> None:
     import resource
 
     benchmark.group = "knights: open tours by the join, 7x7"
-    openjoin = _native.load("lazysearch.knights._openjoin")
+    from lazysearch.knights import openjoin
+
     found = benchmark.pedantic(
         openjoin.open_join_count, args=(7, 7), kwargs={"workers": 2}, rounds=1, iterations=1
     )

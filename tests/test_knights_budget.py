@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from lazysearch.cli import main
-from lazysearch.engine import _native
 from lazysearch.errors import CheckpointError, LazysearchError
 from lazysearch.knights import count_closed, count_tours
 from lazysearch.knights.walking import count_within, walks
@@ -147,7 +146,8 @@ def test_cli_walk_time_limit_exits_5(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_join_stops_where_tick_raises() -> None:
-    join = _native.load("lazysearch.knights._join")
+    from lazysearch.knights import join
+
     seen: list[str] = []
 
     def tick(where: str) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from lazysearch import compiled, knights
 from lazysearch.engine import _native
 from lazysearch.knights import KnightsError
+from lazysearch.knights import join as driver
 from lazysearch.knights.counting import TooManyStatesError, frontier_count
 
 #: As plain Python the transfer takes about 6 s on 6x6; compiled 0.2 s.
@@ -32,7 +33,7 @@ def _boards(area: int) -> list[tuple[int, int]]:
 def test_the_join_equals_the_program(data: st.DataObject) -> None:
     k, n = data.draw(st.sampled_from(_boards(AREA)))
     rows, cols = (k, n) if data.draw(st.booleans()) else (n, k)
-    joined = _join().join_count(rows, cols)  # type: ignore[attr-defined]
+    joined = driver.join_count(rows, cols)
     assert joined.count == frontier_count(rows, cols, closed=True).count
     assert (joined.rows, joined.cols) == (rows, cols)
 
@@ -65,7 +66,7 @@ def test_published_counts_of_longer_boards(rows: int, cols: int, expected: int) 
 def test_counts_past_64_bits() -> None:
     """3x200: each half's counts pass 2**64 in the program's compiled tables, which then
     go on as Python dicts; the join multiplies big integers."""
-    joined = _join().join_count(3, 200)  # type: ignore[attr-defined]
+    joined = driver.join_count(3, 200)
     expected = frontier_count(3, 200, closed=True).count
     assert joined.count == expected and len(str(expected)) == 96
     assert not joined.packed  # the program's counts passed 64 bits: Python dicts
@@ -75,9 +76,9 @@ def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
     join = _join()
     k = n = 6
     c = n // 2
-    tables = join.sweep_tables(k, n, [c], 1 << 40)  # type: ignore[attr-defined]
-    left = join.boundary(tables[c], k, c)  # type: ignore[attr-defined]
-    right = join.mirrored(left, k)  # type: ignore[attr-defined]
+    tables = driver.sweep_tables(k, n, [c], 1 << 40)
+    left = driver.boundary(tables[c], k, c)
+    right = driver.mirrored(left, k)
     counts = []
     sizes = []
     for restricted in (False, True):
@@ -88,7 +89,7 @@ def test_the_transfer_drops_what_the_right_half_cannot_complete() -> None:
         for s in range(2 * k):
             states = transfer.step(s, states)
         seen = {key[2 * k :]: count for key, count in states.items()}
-        counts.append(join.join_tables(seen, right))  # type: ignore[attr-defined]
+        counts.append(driver.join_tables(seen, right))
         sizes.append(len(seen))
     assert counts == [9862, 9862]
     assert sizes[1] < sizes[0]
@@ -103,9 +104,9 @@ def test_the_packed_transfer_equals_the_dicts_state_for_state(data: st.DataObjec
     same, however deep it splits."""
     k, n = data.draw(st.sampled_from(_boards(AREA if compiled() else 20)))
     split = data.draw(st.integers(0, 2 * k))
-    packed = _join().join_count(k, n, split=split, fold=False)  # type: ignore[attr-defined]
-    plain = _join().join_count(k, n, packed=False)  # type: ignore[attr-defined]
-    folded = _join().join_count(k, n, split=split)  # type: ignore[attr-defined]
+    packed = driver.join_count(k, n, split=split, fold=False)
+    plain = driver.join_count(k, n, packed=False)
+    folded = driver.join_count(k, n, split=split)
     assert packed.packed and folded.packed and not plain.packed
     assert packed.count == plain.count == folded.count
     assert packed.transfer == plain.transfer
@@ -117,11 +118,11 @@ def test_the_packed_transfer_equals_the_dicts_state_for_state(data: st.DataObjec
 
 @pytest.mark.parametrize(("rows", "cols", "expected"), [(5, 8, 44_202), (6, 6, 9862)])
 def test_parts_in_two_processes_count_the_same(rows: int, cols: int, expected: int) -> None:
-    one = _join().join_count(rows, cols)  # type: ignore[attr-defined]
-    two = _join().join_count(rows, cols, workers=2)  # type: ignore[attr-defined]
+    one = driver.join_count(rows, cols)
+    two = driver.join_count(rows, cols, workers=2)
     assert one.count == two.count == expected
     assert one.transfer == two.transfer and one.pairs == two.pairs
-    whole = _join().join_count(rows, cols, split=0)  # type: ignore[attr-defined]
+    whole = driver.join_count(rows, cols, split=0)
     assert whole.transfer == one.transfer and one.peak < whole.peak
 
 
@@ -130,8 +131,8 @@ def test_folding_the_left_half_transfers_fewer_states() -> None:
     """6x8: the left frontiers and their images with the rows turned over have as many
     completions, so one of each is transferred, with both counts (the states they lead
     to meet more often once the left squares are settled: 1.35 times fewer in all)."""
-    folded = _join().join_count(6, 8)  # type: ignore[attr-defined]
-    whole = _join().join_count(6, 8, fold=False)  # type: ignore[attr-defined]
+    folded = driver.join_count(6, 8)
+    whole = driver.join_count(6, 8, fold=False)
     assert folded.count == whole.count == 55_488_142
     assert (folded.left, whole.left) == (12_260, 24_291)
     assert (sum(folded.transfer), sum(whole.transfer)) == (1_947_456, 2_629_603)
@@ -210,17 +211,17 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(KnightsError, match="'join' shares its parts among forked processes"):
         knights.count_closed(6, 6, method="join", executor=ThreadPoolExecutor(1))
     with pytest.raises(ValueError, match="2x6"):
-        _join().join_count(2, 6)  # type: ignore[attr-defined]
+        driver.join_count(2, 6)
     with pytest.raises(TooManyStatesError, match="max_states=100"):
-        _join().join_count(6, 6, max_states=100)  # type: ignore[attr-defined]
+        driver.join_count(6, 6, max_states=100)
     with pytest.raises(TooManyStatesError, match="max_states=2,000 states at crossing"):
-        _join().join_count(6, 6, max_states=2000, split=0)  # type: ignore[attr-defined]
+        driver.join_count(6, 6, max_states=2000, split=0)
     with pytest.raises(TooManyStatesError, match="max_states=2,000 states at crossing"):
-        _join().join_count(6, 6, max_states=2000, split=0, workers=2)  # type: ignore[attr-defined]
+        driver.join_count(6, 6, max_states=2000, split=0, workers=2)
     with pytest.raises(ValueError, match="workers >= 1, not 0"):
-        _join().join_count(6, 6, workers=0)  # type: ignore[attr-defined]
+        driver.join_count(6, 6, workers=0)
     with pytest.raises(ValueError, match="split >= 0, not -1"):
-        _join().join_count(6, 6, split=-1)  # type: ignore[attr-defined]
+        driver.join_count(6, 6, split=-1)
     assert knights.count_closed(3, 3, method="join") == 0
 
 
@@ -259,7 +260,7 @@ def test_cli_counts_8x8_closed_by_the_join_in_every_core(
         calls.append((rows, cols, workers))
         return Found()
 
-    monkeypatch.setattr(_join(), "join_count", fake)
+    monkeypatch.setattr(driver, "join_count", fake)
     assert main(["knights", "8", "--closed", "--count", "-q"]) == 0
     assert capsys.readouterr().out == "13267364410532\n"
     assert calls == [(8, 8, os.cpu_count() or 1)]

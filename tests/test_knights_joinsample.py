@@ -15,6 +15,7 @@ import pytest
 
 from lazysearch import compiled, knights
 from lazysearch.engine import _native
+from lazysearch.knights import join as driver
 from lazysearch.knights.counting import TooManyStatesError, TourSampler
 from lazysearch.knights.joinsample import JoinSampler, PartsSampler
 
@@ -392,11 +393,9 @@ def test_parts_are_counted_depth_first_as_the_join_counts_them() -> None:
     """The parts' tables split by the degrees of the whole column next to the cut, as
     the join's count does: no table larger than the count's largest (a part counted as
     one table held 157,964 states at once on 6x8, and ran 8x8 out of memory)."""
-    from lazysearch.knights import _join
-
     sampler = PartsSampler(6, 8)
     sampler.draw(random.Random(2))
-    assert 0 < sampler.peak <= _join.join_count(6, 8).peak == 15392
+    assert 0 < sampler.peak <= driver.join_count(6, 8).peak == 15392
 
 
 @pytest.mark.skipif(not compiled(), reason="7x8's halves take minutes as plain Python")
@@ -507,13 +506,13 @@ def test_the_joiners_weights_and_matches_are_its_join_state_by_state(rows: int, 
         rights = {_decode(x, k2): y for x, y in right.items().items()}
         for key, _, inner in sorted(weights)[:60]:
             seen = _decode(key, 2 * k2)[k2:]
-            ends, mine = module.partners(seen)
+            ends, mine = driver.partners(seen)
             pattern = bytes(v if v < 2 else 2 for v in seen)  # FREE 0, FULL 1, ends 2
             old = sorted(
                 (other, count)
                 for other, count in rights.items()
                 if bytes(1 if v == 0 else 0 if v == 1 else 2 for v in other) == pattern
-                and module.one_cycle(ends, mine, module.partners(other)[1])
+                and driver.one_cycle(ends, mine, driver.partners(other)[1])
             )
             assert joiner.matches(key) == old
             assert sum(count for _, count in old) == inner
@@ -581,7 +580,7 @@ def test_cli_samples_with_a_counts_checkpoint(
 def test_the_halves_tables_read_back_with_two_word_keys() -> None:
     """8 across, the program's keys take two words (17 positions): read back from the
     compiled table as the dict they hold."""
-    program = _native.load("lazysearch.knights._count")
+    program = _native.load("lazysearch.knights._table")
     sampler = PartsSampler(5, 6)
     table = program.Table(10**6, kw=2)
     held = {5: 7, (3 << 64) | 9: 11, (1 << 100) + 1: 2**63}

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from lazysearch import compiled, knights
 from lazysearch.engine import _native
 from lazysearch.knights import KnightsError
+from lazysearch.knights import openjoin as driver
 from lazysearch.knights.counting import TooManyStatesError, frontier_count
 
 #: Boards up to this many squares are checked against the program (as plain Python the
@@ -34,7 +35,7 @@ def test_the_join_equals_the_program(data: st.DataObject) -> None:
     k, n = data.draw(st.sampled_from(_boards(AREA)))
     cut = data.draw(st.integers(3, n - 1))
     rows, cols = (k, n) if data.draw(st.booleans()) else (n, k)
-    joined = _openjoin().open_join_count(rows, cols, cut=cut)  # type: ignore[attr-defined]
+    joined = driver.open_join_count(rows, cols, cut=cut)
     assert joined.count == frontier_count(rows, cols).count
     assert (joined.rows, joined.cols, joined.cut) == (rows, cols, cut)
 
@@ -43,10 +44,8 @@ def test_the_join_equals_the_program(data: st.DataObject) -> None:
 def test_every_cut_and_the_reference_join(rows: int, cols: int) -> None:
     expected = frontier_count(rows, cols).count
     for cut in range(3, max(rows, cols)):
-        fast = _openjoin().open_join_count(rows, cols, cut=cut)  # type: ignore[attr-defined]
-        slow = _openjoin().open_join_count(  # type: ignore[attr-defined]
-            rows, cols, cut=cut, reference=True
-        )
+        fast = driver.open_join_count(rows, cols, cut=cut)
+        slow = driver.open_join_count(rows, cols, cut=cut, reference=True)
         assert fast.count == slow.count == expected, cut
         assert fast.right == slow.right  # the right half's frontiers, unfolded
 
@@ -55,7 +54,7 @@ def test_the_cut_keeps_the_edges_the_other_half_gives() -> None:
     # 5x5 shared columns 1 and 2: tours from (0, 0) to (2, 0) need (0, 1)-(2, 2), an
     # edge the left half leaves out, to count for (0, 1) once (2, 2) is taken; without
     # it 72 paths were lost (1584 tours, not 1728).
-    assert _openjoin().open_join_count(5, 5, cut=3).count == 1728  # type: ignore[attr-defined]
+    assert driver.open_join_count(5, 5, cut=3).count == 1728
 
 
 @pytest.mark.parametrize(
@@ -73,21 +72,21 @@ def test_published_counts(rows: int, cols: int, expected: int) -> None:
 
 @pytest.mark.skipif(not compiled(), reason="compiled only: about a minute as plain Python")
 def test_six_by_six() -> None:
-    joined = _openjoin().open_join_count(6, 6)  # type: ignore[attr-defined]
+    joined = driver.open_join_count(6, 6)
     assert joined.count == 6_637_920  # A165134
     assert joined.cut == 4
 
 
 def test_bad_input() -> None:
-    module = _openjoin()
+    module = driver
     with pytest.raises(ValueError, match="cut=2"):
-        module.open_join_count(5, 6, cut=2)  # type: ignore[attr-defined]
+        module.open_join_count(5, 6, cut=2)
     with pytest.raises(ValueError, match="cut=6"):
-        module.open_join_count(5, 6, cut=6)  # type: ignore[attr-defined]
+        module.open_join_count(5, 6, cut=6)
     with pytest.raises(ValueError, match="2x6"):
-        module.open_join_count(2, 6)  # type: ignore[attr-defined]
+        module.open_join_count(2, 6)
     with pytest.raises(TooManyStatesError, match="max_states=10"):
-        module.open_join_count(5, 6, max_states=10)  # type: ignore[attr-defined]
+        module.open_join_count(5, 6, max_states=10)
     with pytest.raises(KnightsError, match="start"):
         knights.count_tours(5, 5, start=(0, 0), method="join")
 
@@ -109,13 +108,13 @@ def test_cli_counts_by_the_join(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(("rows", "cols"), [(3, 60), (4, 30)] if compiled() else [(3, 60)])
 def test_counts_past_64_bits(rows: int, cols: int) -> None:
     # The halves' tables pass 2**64 and go on in Python integers, and so does the join.
-    joined = _openjoin().open_join_count(rows, cols)  # type: ignore[attr-defined]
+    joined = driver.open_join_count(rows, cols)
     assert joined.count == frontier_count(rows, cols).count > 2**64
 
 
 @pytest.mark.parametrize(("kw", "limbs"), [(1, 1), (2, 1), (2, 2)])
 def test_a_table_exports_what_it_holds(kw: int, limbs: int) -> None:
-    module = _native.load("lazysearch.knights._count")
+    module = _native.load("lazysearch.knights._table")
     table = module.Table(100, kw=kw, limbs=limbs)  # type: ignore[attr-defined]
     entries = {5: 7, 123456789: 2**63 + limbs}
     if kw == 2:
@@ -135,29 +134,29 @@ def test_both_halves_sweep_on_from_one_table() -> None:
     # square to square (no dicts between): the shared table is left as it was, and each
     # half's table is the program's, frontier for frontier.
     module = _native.load("lazysearch.knights._count")
-    openjoin = _openjoin()
+    openjoin = driver
     k, n, c = 5, 6, 4
     plain = module.FrontierCounter(k, n, -1, False, fold=True)  # type: ignore[attr-defined]
     cutting = module.FrontierCounter(k, n, -1, False, fold=True, cut=c)  # type: ignore[attr-defined]
-    sweep = openjoin._sweep  # type: ignore[attr-defined]
+    sweep = openjoin._sweep
     common = sweep(plain, module, plain.initial(), range(3 * k), 10**6, k, n)
-    before = openjoin._as_dict(common)  # type: ignore[attr-defined]
+    before = openjoin._as_dict(common)
     expected = plain.initial()
     for i in range(3 * k):
         expected = plain.step(i, expected)
     assert before == expected
     left = sweep(cutting, module, common, range(3 * k, c * k), 10**6, k, n)
     right = sweep(plain, module, common, range(3 * k, 4 * k), 10**6, k, n)
-    assert openjoin._as_dict(common) == before  # type: ignore[attr-defined]
+    assert openjoin._as_dict(common) == before
     by_dict = dict(before)
     for i in range(3 * k, c * k):
         by_dict = cutting.step(i, by_dict)
-    assert openjoin._as_dict(left) == by_dict  # type: ignore[attr-defined]
+    assert openjoin._as_dict(left) == by_dict
     assert len(left) == len(by_dict)
     by_dict = dict(before)
     for i in range(3 * k, 4 * k):
         by_dict = plain.step(i, by_dict)
-    assert openjoin._as_dict(right) == by_dict  # type: ignore[attr-defined]
+    assert openjoin._as_dict(right) == by_dict
 
 
 def test_the_sum_of_products_past_128_bits() -> None:
@@ -175,7 +174,7 @@ def test_the_sum_of_products_past_128_bits() -> None:
 @pytest.mark.skipif(not compiled(), reason="compiled only: minutes as plain Python")
 def test_a_join_past_64_bits_from_64_bit_halves() -> None:
     # 3x44's halves count under 2**64 (typed counts, 128-bit sums), its tours over.
-    joined = _openjoin().open_join_count(3, 44)  # type: ignore[attr-defined]
+    joined = driver.open_join_count(3, 44)
     assert joined.count == frontier_count(3, 44).count > 2**64
 
 
@@ -192,14 +191,14 @@ def test_seven_by_seven_past_the_bound_says_so() -> None:
     # 7x7's halves hold millions of frontiers: a small bound stops them at once, with
     # the bound in the message (never a process killed for its memory).
     with pytest.raises(TooManyStatesError, match="max_states=50,000"):
-        _openjoin().open_join_count(7, 7, max_states=50_000)  # type: ignore[attr-defined]
+        driver.open_join_count(7, 7, max_states=50_000)
 
 
 @functools.cache
 def _five_by_six() -> tuple[int, int]:
     """5x6's open tours by the program, and the pairs the join compares in one process
     (once for the three tests below: 13 s each as plain Python when each made its own)."""
-    joined = _openjoin().open_join_count(5, 6)  # type: ignore[attr-defined]
+    joined = driver.open_join_count(5, 6)
     return frontier_count(5, 6).count, joined.pairs
 
 
@@ -207,10 +206,10 @@ def _five_by_six() -> tuple[int, int]:
 def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # The left frontiers in parts, part 0 here and the others in forked processes: the
     # same count and the same pairs compared, however many.
-    module = _openjoin()
+    module = driver
     count, pairs = _five_by_six()
     monkeypatch.setattr(module, "PARTS_FROM", 0)
-    joined = module.open_join_count(5, 6, workers=workers)  # type: ignore[attr-defined]
+    joined = module.open_join_count(5, 6, workers=workers)
     assert (joined.count, joined.pairs) == (count, pairs)
 
 

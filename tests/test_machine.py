@@ -179,5 +179,6 @@ def test_setup_compiles_an_engine_only_over_a_compiled_machine(
     monkeypatch.setattr(command, "no_debug_flags", lambda: ([], []))
     for name in core:
         command.build_extension(Extension(name, [name.replace(".", "/") + ".c"]))
-    assert built == [name for name in core if name not in setup.BASE and "_machine" not in name]
+    over_machine = {e for e, base in setup.BASE.items() if base.endswith("._machine")}
+    assert built == [name for name in core if name not in over_machine and "_machine" not in name]
     assert "lazysearch.exactcover._dlx not compiled" in capsys.readouterr().err

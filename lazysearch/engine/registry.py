@@ -11,6 +11,9 @@ pyproject.toml's list of modules whose errors mypy ignores).
 #: The compiled base of the search engines (:class:`lazysearch.engine._machine.Machine`).
 MACHINE = "lazysearch.engine._machine"
 
+#: The frontier table the knights' frontier programs share (they cimport it).
+TABLE = "lazysearch.knights._table"
+
 #: Every engine module, and the compiled base its classes subclass (``None``: none).  A
 #: base comes before the engines over it: setup.py compiles in this order, and compiles
 #: an engine only if its base was (a compiled engine cannot import over a plain-Python
@@ -26,10 +29,11 @@ ENGINES: dict[str, str | None] = {
     "lazysearch.graphs._walk": MACHINE,
     "lazysearch.kakuro._cdcl": None,
     "lazysearch.kakuro._engine": MACHINE,
-    "lazysearch.knights._count": None,
-    "lazysearch.knights._join": None,
-    "lazysearch.knights._openjoin": None,
-    "lazysearch.knights._order": None,
+    "lazysearch.knights._table": None,
+    "lazysearch.knights._count": TABLE,
+    "lazysearch.knights._join": TABLE,
+    "lazysearch.knights._openjoin": TABLE,
+    "lazysearch.knights._order": TABLE,
     "lazysearch.knights._tour": MACHINE,
     "lazysearch.puzzles._tiling": MACHINE,
     "lazysearch.puzzles._units": None,

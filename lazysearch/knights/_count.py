@@ -37,9 +37,23 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
     from lazysearch.engine import _cython as cython  # type: ignore[no-redef]
 
 from lazysearch.engine import _buffers
+from lazysearch.knights import _table
 from lazysearch.knights._frontier import neighbours_back
 
 COMPILED: bool = cython.compiled
+
+# The frontiers' table (:mod:`lazysearch.knights._table`) and bit counting, compiled or
+# as plain Python.
+if cython.compiled:
+    from cython.cimports.lazysearch.engine.bitops import popcount64
+    from cython.cimports.lazysearch.knights._table import EMPTY, OK, Table, home
+else:
+    EMPTY, OK, home = _table.plain().EMPTY, _table.plain().OK, _table.plain().home
+
+    def popcount64(v: int) -> int:
+        """The number of bits set in ``v``."""
+        return v.bit_count()
+
 
 FREE = cython.declare(cython.int, 0)
 FULL = cython.declare(cython.int, 1)
@@ -49,18 +63,6 @@ TAIL = cython.declare(cython.int, 2)
 FRESH = cython.declare(cython.int, 15)
 #: Bits per square of the frontier in a packed key; the fixed tour ends sit above them.
 BITS = cython.declare(cython.int, 4)
-MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-# Bit counting's masks (:func:`_ones`): every other bit, pair, nibble; a one in every byte.
-ONES_1 = cython.declare(cython.ulonglong, 0x5555555555555555)
-ONES_2 = cython.declare(cython.ulonglong, 0x3333333333333333)
-ONES_4 = cython.declare(cython.ulonglong, 0x0F0F0F0F0F0F0F0F)
-ONES_8 = cython.declare(cython.ulonglong, 0x0101010101010101)
-#: An empty slot of a :class:`Table` (no frontier packs to it: the ends field is <= 2).
-EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-#: Fibonacci hashing's multiplier (2**64 over the golden ratio).
-GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-#: Mixes a two-word key's high word into its low one before Fibonacci hashing.
-GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
 
 #: Successor frontiers gathered before they are added to a table (one frontier's
 #: successors, 11 at most, always fit after the batch's threshold).
@@ -70,211 +72,6 @@ BATCH = cython.declare(cython.int, 256)
 DROPPED = cython.declare(cython.int, 0)
 FINISHED = cython.declare(cython.int, 1)
 NEXT = cython.declare(cython.int, 2)
-
-# What adding to a :class:`Table` did (``STATUS`` names them for Python code).
-OK = cython.declare(cython.int, 0)
-OVERFLOW = cython.declare(cython.int, 1)
-FULL_UP = cython.declare(cython.int, 2)
-NO_MEMORY = cython.declare(cython.int, 3)
-STATUS = ("ok", "overflow", "full", "memory")
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(check=False)
-def _ones(x: cython.ulonglong) -> cython.int:
-    """How many bits of ``x`` are set."""
-    x = x - ((x >> 1) & ONES_1)
-    x = (x & ONES_2) + ((x >> 2) & ONES_2)
-    x = (x + (x >> 4)) & ONES_4
-    return cython.cast(cython.int, ((x * ONES_8) & MASK64) >> 56)
-
-
-@cython.cclass
-class Table:
-    """A hash table from packed frontiers (keys of ``kw`` 64-bit words: one for
-    frontiers up to ``W = 15`` squares, two up to 29) to counts of ``limbs`` 64-bit
-    words (below ``2**(64 * limbs)``), open addressing with linear probing, doubled when
-    half full.  Slot ``s`` takes ``kw + limbs`` words from ``s * (kw + limbs)``: its key,
-    low word first, then its count, least significant word first (one cache line for a
-    few).  ``limit`` bounds the number of frontiers it takes (:meth:`add` says
-    ``FULL_UP`` past it)."""
-
-    slots: cython.ulonglong[::1]
-    scratch: cython.ulonglong[::1]
-    size = cython.declare(cython.Py_ssize_t, visibility="readonly")
-    used = cython.declare(cython.Py_ssize_t, visibility="readonly")
-    limbs = cython.declare(cython.int, visibility="readonly")
-    kw = cython.declare(cython.int, visibility="readonly")
-    limit: cython.Py_ssize_t
-    shift: cython.int
-
-    def __init__(self, limit: int, size: int = 1024, limbs: int = 1, kw: int = 1) -> None:
-        self.limit = limit
-        self.limbs = limbs
-        self.kw = kw
-        self.scratch = _buffers.filled64(limbs, 0, COMPILED)  # type: ignore[assignment]
-        self._allocate(size)
-
-    def _allocate(self, size: int) -> None:
-        self.slots = _buffers.filled64(  # type: ignore[assignment]
-            (self.kw + self.limbs) * size, EMPTY, COMPILED
-        )
-        self.size = size
-        self.used = 0
-        self.shift = 64 - (size.bit_length() - 1)
-
-    def clear(self) -> None:
-        """Empty the table (its size stays)."""
-        slot: cython.Py_ssize_t
-        for slot in range(self.size):
-            self.slots[(self.kw + self.limbs) * slot] = EMPTY
-        self.used = 0
-
-    def load(self, table: dict[int, int]) -> int:
-        """Add every entry of ``table`` (keys below ``2**(64 * kw)``); returns ``OK`` or
-        why not."""
-        status: cython.int
-        t: cython.int
-        for key, count in table.items():
-            if key >> (64 * self.kw) or count >> (64 * self.limbs):
-                return OVERFLOW
-            for t in range(self.limbs):
-                self.scratch[t] = (count >> (64 * t)) & MASK64
-            status = self.add(key & MASK64, key >> 64, self.scratch, 0)
-            if status != OK:
-                return status
-        return OK
-
-    def items(self) -> dict[int, int]:
-        """The table as a dict."""
-        stride = self.kw + self.limbs
-        return {
-            self.key_at(stride * slot): self.count_at(stride * slot + self.kw)
-            for slot in range(self.size)
-            if self.slots[stride * slot] != EMPTY
-        }
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def export(self) -> tuple[object, list[int]]:
-        """The table's keys in one buffer of 64-bit words (``kw`` a key, low word
-        first) and their counts as Python integers, in the same order: what
-        :meth:`items` gives, without a Python integer for each key."""
-        kw: cython.Py_ssize_t = self.kw
-        stride: cython.Py_ssize_t = kw + self.limbs
-        slot: cython.Py_ssize_t
-        e: cython.Py_ssize_t = 0
-        t: cython.Py_ssize_t
-        buffer = _buffers.filled64(max(1, kw * self.used), 0, COMPILED)
-        keys: cython.ulonglong[::1] = buffer  # type: ignore[assignment]
-        counts: list[int] = []
-        for slot in range(self.size):
-            if self.slots[stride * slot] == EMPTY:
-                continue
-            for t in range(kw):
-                keys[e * kw + t] = self.slots[stride * slot + t]
-            if self.limbs == 1:
-                counts.append(self.slots[stride * slot + kw])
-            else:
-                counts.append(self.count_at(stride * slot + kw))
-            e += 1
-        return buffer, counts
-
-    def key_at(self, at: int) -> int:
-        """The key whose low word is at ``slots[at]``."""
-        return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.kw))
-
-    def count_at(self, at: int) -> int:
-        """The count whose least significant word is at ``slots[at]``."""
-        return sum(int(self.slots[at + t]) << (64 * t) for t in range(self.limbs))
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.inline
-    def home(self, lo: cython.ulonglong, hi: cython.ulonglong) -> cython.Py_ssize_t:
-        """The slot where the probe for key ``(lo, hi)`` begins."""
-        return (((lo ^ (hi * GOLDEN_HI)) * GOLDEN) & MASK64) >> self.shift
-
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def add(
-        self,
-        lo: cython.ulonglong,
-        hi: cython.ulonglong,
-        words: cython.ulonglong[::1],
-        at: cython.Py_ssize_t,
-    ) -> cython.int:
-        """Add the count ``words[at : at + limbs]`` to the entry of key ``(lo, hi)``
-        (``hi`` is 0 for one-word keys)."""
-        mask: cython.Py_ssize_t = self.size - 1
-        kw: cython.Py_ssize_t = self.kw
-        stride: cython.Py_ssize_t = kw + self.limbs
-        slot: cython.Py_ssize_t = self.home(lo, hi)
-        base: cython.Py_ssize_t
-        t: cython.int
-        carry: cython.ulonglong
-        part: cython.ulonglong
-        total: cython.ulonglong
-        while self.slots[stride * slot] != EMPTY:
-            if self.slots[stride * slot] == lo and (kw == 1 or self.slots[stride * slot + 1] == hi):
-                base = stride * slot + kw
-                carry = 0
-                for t in range(self.limbs):
-                    part = (words[at + t] + carry) & MASK64
-                    carry = 1 if part < carry else 0
-                    total = (self.slots[base + t] + part) & MASK64
-                    if total < part:
-                        carry = 1
-                    self.slots[base + t] = total
-                return OVERFLOW if carry else OK
-            slot = (slot + 1) & mask
-        if self.used >= self.limit:
-            return FULL_UP
-        base = stride * slot
-        self.slots[base] = lo
-        if kw == 2:
-            self.slots[base + 1] = hi
-        for t in range(self.limbs):
-            self.slots[base + kw + t] = words[at + t]
-        self.used += 1
-        if 2 * self.used > self.size:
-            return self._grow()
-        return OK
-
-    # except -1 (here, in add and in their callers): _allocate runs Python code, where
-    # a Ctrl-C's KeyboardInterrupt may land; a function that cannot pass it on printed
-    # 'Exception ignored' and the count went on.  The statuses are 0 to 3.
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _grow(self) -> cython.int:
-        """Double the table; ``NO_MEMORY`` (the table as it was) when the machine has
-        not the memory."""
-        old = self.slots
-        size: cython.Py_ssize_t = self.size
-        kw: cython.Py_ssize_t = self.kw
-        stride: cython.Py_ssize_t = kw + self.limbs
-        slot: cython.Py_ssize_t
-        try:
-            self._allocate(2 * size)
-        except MemoryError:
-            return NO_MEMORY
-        for slot in range(size):
-            if old[stride * slot] != EMPTY:
-                self.add(
-                    old[stride * slot],
-                    old[stride * slot + 1] if kw == 2 else 0,
-                    old,
-                    stride * slot + kw,
-                )
-        return OK
 
 
 @cython.cclass
@@ -646,7 +443,7 @@ class FrontierCounter:
         seen: cython.ulonglong = 0
         stride: cython.Py_ssize_t = dst.kw + dst.limbs
         for e in range(waiting):
-            seen ^= dst.slots[stride * dst.home(self.batch_lo[e], self.batch_hi[e])]
+            seen ^= dst.slots[stride * home(self.batch_lo[e], self.batch_hi[e], dst.shift)]
         self.sink = seen
         for e in range(waiting):
             status = dst.add(self.batch_lo[e], self.batch_hi[e], counts, self.batch_at[e])
@@ -917,7 +714,7 @@ class FrontierCounter:
         # The squares ahead that only the frontier can still give their edges: each one
         # short is a tour end, two short is no tour.
         for q in range(self.look_at[i], self.look_at[i + 1]):
-            need = self.look_need[q] - _ones(opened & self.look_mask[q])
+            need = self.look_need[q] - popcount64(opened & self.look_mask[q])
             if need > 0:
                 if need > 1 or self.look_cap[q] == 1:
                     return DROPPED

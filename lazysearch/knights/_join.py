@@ -25,7 +25,8 @@ boundary squares taken, each ``FREE``, ``FULL`` or an end labelled by its fragme
 left square whose last crossing edge has been decided must be ``FULL``.  When every right
 boundary square is taken the left boundary is all ``FULL`` and the state is a frontier of
 the right boundary seen from the left: each square's crossing degree and which ends the
-left half and the crossing edges join.  The *join* (:func:`join_tables`) pairs it with the
+left half and the crossing edges join.  The *join* (:class:`Joiner`; in Python dicts
+:func:`lazysearch.knights.join.join_tables`) pairs it with the
 right half's frontiers: the degrees must add up to two everywhere and the two pairings
 of the ends together must make one cycle.  Both sides are grouped by their degrees, so
 only frontiers that fit are ever paired.
@@ -44,11 +45,10 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 
 import array
 import itertools
-import time
-from typing import Any
 
 from lazysearch.engine import _buffers
-from lazysearch.knights.counting import TooManyStatesError
+from lazysearch.knights import _table
+from lazysearch.knights.limits import TooManyStatesError
 
 COMPILED: bool = cython.compiled
 
@@ -81,18 +81,31 @@ def crossing_neighbours(k: int, c: int) -> list[list[tuple[int, int]]]:
 #: Bits a square takes in a packed state, and squares a 64-bit word holds.
 SQUARE_BITS = cython.declare(cython.int, 5)
 PER_WORD = cython.declare(cython.int, 12)
-MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 MASK32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
-#: Fibonacci hashing's multipliers (2**64 over the golden ratio, and another odd one).
-GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-GOLDEN_HI = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
 
-# What adding to a :class:`Packed` table did.
-OK = cython.declare(cython.int, 0)
-OVERFLOW = cython.declare(cython.int, 1)
-FULL_UP = cython.declare(cython.int, 2)
-NO_MEMORY = cython.declare(cython.int, 3)
-STATUS = ("ok", "overflow", "full", "memory")
+# 64 bits, Fibonacci hashing's multipliers and what adding to a table did: the frontier
+# table's (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+if cython.compiled:
+    from cython.cimports.lazysearch.knights._table import (
+        FULL_UP,
+        GOLDEN,
+        GOLDEN_HI,
+        MASK64,
+        NO_MEMORY,
+        OK,
+        OVERFLOW,
+    )
+else:
+    _plain = _table.plain()
+    FULL_UP, GOLDEN, GOLDEN_HI, MASK64 = (
+        _plain.FULL_UP,
+        _plain.GOLDEN,
+        _plain.GOLDEN_HI,
+        _plain.MASK64,
+    )
+    NO_MEMORY, OK, OVERFLOW = _plain.NO_MEMORY, _plain.OK, _plain.OVERFLOW
+#: The statuses' names, for Python code.
+STATUS = _table.STATUS
 
 
 #: Numbers the :class:`Packed` tables made, for their hash salts.
@@ -286,7 +299,8 @@ class Transfer:
     out: cython.uchar[::1]
     buffer: bytearray
     pk: cython.ulonglong[::1]  # a packed state being built
-    k: cython.int
+    #: The rows of the board (the short side).
+    k = cython.declare(cython.int, visibility="readonly")
     m: cython.int
     #: How many crossing neighbours each left square has in all.
     degrees = cython.declare(list, visibility="public")
@@ -337,8 +351,8 @@ class Transfer:
 
     def restrict(self, right: dict[bytes, int]) -> None:
         """Allow only the crossing degrees that some frontier of the right half's table
-        ``right`` (:func:`mirrored` order) completes: a state whose right squares so far
-        fit none is dropped at once instead of at the join."""
+        ``right`` (:func:`~lazysearch.knights.join.mirrored` order) completes: a state
+        whose right squares so far fit none is dropped at once instead of at the join."""
         k2 = 2 * self.k
         allowed: list[set[int]] = [set() for _ in range(k2)]
         for key in right:
@@ -869,9 +883,9 @@ class Joiner:
     def matches(self, key: int) -> list[tuple[bytes, int]]:
         """The right half's frontiers that make one cycle with the final transfer state
         ``key`` (:meth:`Packed.items`' form), each as its ``2k`` squares in
-        :func:`mirrored` order (``FREE``, ``FULL``, labels from ``FIRST`` in order of
-        appearance: the right table's own key) with its count, in the order of those
-        squares."""
+        :func:`~lazysearch.knights.join.mirrored` order (``FREE``, ``FULL``, labels from
+        ``FIRST`` in order of appearance: the right table's own key) with its count, in
+        the order of those squares."""
         k2: cython.int = self.k2
         t: cython.int
         r: cython.Py_ssize_t
@@ -977,156 +991,6 @@ class Joiner:
         self.hi = (self.hi + high) & MASK64
 
 
-def renumber(values: list[int]) -> list[int]:
-    """``values`` with their labels (``>= FIRST``) renumbered in order of appearance."""
-    seen: dict[int, int] = {}
-    out = []
-    for v in values:
-        if v >= FIRST:
-            v = seen.setdefault(v, FIRST + len(seen))
-        out.append(v)
-    return out
-
-
-def partners(labels: bytes) -> tuple[list[int], list[int]]:
-    """The ends of a boundary state (positions whose value is a label) and, for each
-    position, the position of the other end of its fragment (``-1`` if not an end)."""
-    first: dict[int, int] = {}
-    other = [-1] * len(labels)
-    ends = []
-    for t, v in enumerate(labels):
-        if v >= FIRST:
-            ends.append(t)
-            if v in first:
-                other[t] = first[v]
-                other[first[v]] = t
-            else:
-                first[v] = t
-    return ends, other
-
-
-def one_cycle(ends: list[int], left: list[int], right: list[int]) -> bool:
-    """Whether the two pairings ``left`` and ``right`` of ``ends`` make one cycle."""
-    start = ends[0]
-    here = start
-    walked = 0
-    while True:
-        here = right[left[here]]
-        walked += 2
-        if here == start:
-            return walked == len(ends)
-
-
-def join_tables(seen_left: dict[bytes, int], right: dict[bytes, int]) -> int:
-    """The number of closed tours: the right boundary's frontiers as the left half and
-    the crossing edges leave them (``seen_left``) paired with the right half's own
-    (``right``, same positions), where the degrees add up to two and the ends make one
-    cycle."""
-    # Group by degree: a FREE square on one side must be FULL on the other.
-    groups: dict[bytes, list[tuple[bytes, int]]] = {}
-    for key, count in right.items():
-        pattern = bytes(FULL if v == FREE else FREE if v == FULL else FIRST for v in key)
-        groups.setdefault(pattern, []).append((key, count))
-    pairings: dict[bytes, list[int]] = {}
-    total = 0
-    for key, count in seen_left.items():
-        pattern = bytes(v if v < FIRST else FIRST for v in key)
-        theirs = groups.get(pattern)
-        if not theirs:
-            continue
-        ends, mine = partners(key)
-        if not ends:
-            continue
-        for other, their_count in theirs:
-            partner = pairings.get(other)
-            if partner is None:
-                partner = pairings[other] = partners(other)[1]
-            if one_cycle(ends, mine, partner):
-                total += count * their_count
-    return total
-
-
-# -- the halves ------------------------------------------------------------------------------
-
-
-def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
-    """The program's table after the first ``c`` columns of a ``k``-row board, read at
-    the boundary (columns ``c - 2`` and ``c - 1``: ``2k`` bytes, ``FREE`` / ``FULL`` /
-    labels from ``FIRST`` in order of appearance).  Raises :class:`RuntimeError` if a
-    frontier has an unsettled square left of the boundary (never, by construction)."""
-    w = 2 * k + 1
-    out: dict[bytes, int] = {}
-    for key, count in frontiers.items():
-        values = []
-        for p in range(w):
-            v = (key >> (4 * p if p < 15 else 64 + 4 * (p - 15))) & 15
-            square = c * k - w + p
-            if square < (c - 2) * k:
-                if v != 1:  # the program's FULL
-                    raise RuntimeError(f"frontier {key:#x}: square {square} is not settled")
-                continue
-            # The program's FREE (0) and FULL (1) are ours; its labels start at 3.
-            values.append(v if v < 2 else v - 3 + FIRST)
-        after = bytes(renumber(values))
-        out[after] = out.get(after, 0) + count
-    return out
-
-
-def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
-    """A boundary table of the mirrored board (columns swapped) in the other half's
-    order: its column ``c' - 1`` is column ``c`` and its ``c' - 2`` column ``c + 1``."""
-    out: dict[bytes, int] = {}
-    for key, count in table.items():
-        values = list(key[k:]) + list(key[:k])
-        out[bytes(renumber(values))] = count
-    return out
-
-
-def sweep_tables(
-    k: int, n: int, columns: list[int], limit: int, tick: Any = None
-) -> dict[int, dict[int, int]]:
-    """The closed-tour program's tables of a ``k x n`` board after each of ``columns``
-    first columns (:mod:`lazysearch.knights._count`, compiled tables while the counts
-    fit in 64 bits, then Python dicts).  Raises ``TooManyStatesError`` past ``limit``
-    frontiers.  ``tick(where)``, if given, is called after each square."""
-    from lazysearch.engine import _native
-
-    module = _native.load("lazysearch.knights._count")
-    counter = module.FrontierCounter(k, n, -1, True)
-    table: dict[int, int] = counter.initial()
-    kw = 1 if 2 * k + 1 <= 15 else 2
-    fast = module.COMPILED and 2 * k + 1 <= 29
-    src: Any = None
-    dst: Any = None
-    if fast:
-        src = module.Table(limit, kw=kw)
-        dst = module.Table(limit, kw=kw)
-        if module.STATUS[src.load(table)] != "ok":  # pragma: no cover - one frontier
-            fast = False
-    out: dict[int, dict[int, int]] = {}
-    for i in range(max(columns) * k):
-        if fast:
-            status = module.STATUS[counter.step_fast(i, src, dst)]
-            if status == "overflow":  # counts past 64 bits: go on in Python ints
-                table = counter.step(i, src.items())
-                fast = False
-                src = dst = None
-            elif status != "ok":
-                raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
-            else:
-                src, dst = dst, src
-                dst.clear()
-        else:
-            table = counter.step(i, table)
-            if len(table) > limit:
-                raise _too_many(limit, k, n, f"frontiers at square {i + 1}")
-        if (i + 1) % k == 0 and (i + 1) // k in columns:
-            out[(i + 1) // k] = src.items() if fast else table
-        if tick is not None:
-            tick(f"square {i + 1} of {max(columns) * k} of the halves")
-    return out
-
-
 # -- the packed join ---------------------------------------------------------------------
 
 
@@ -1143,7 +1007,8 @@ def boundary_packed(
     limit: int,
     fold: bool = False,
 ) -> Packed | None:
-    """:func:`boundary` (or, with ``mirror``, :func:`mirrored` of it) as a packed table
+    """:func:`~lazysearch.knights.join.boundary` (or, with ``mirror``,
+    :func:`~lazysearch.knights.join.mirrored` of it) as a packed table
     of states of ``squares`` squares (the boundary's ``2k`` first, the others ``FREE``),
     leaving out frontiers whose squares ``need_full`` are not ``FULL``.  ``fold`` keeps
     of each frontier and its image with the rows turned over the smaller key, with both
@@ -1268,372 +1133,3 @@ def degree_code(degrees: list[int]) -> int:
     for t, d in enumerate(degrees):
         code |= (0 if d == 0 else 1 if d == 2 else 2) << (2 * t)
     return code
-
-
-#: What the workers of a parallel transfer share (set before they are forked).
-_SHARED: dict[str, Any] = {}
-
-
-def _transfer_part(prefix: tuple[int, ...]) -> tuple[Any, ...]:
-    """:func:`_transfer_part_or_stop`, or ``("stop", why, square)`` when a table went past
-    ``max_states``, out of memory or a count past 64 bits (a value, not an exception:
-    an exception of the plain-Python engine does not pickle back from a worker)."""
-    try:
-        return _transfer_part_or_stop(prefix)
-    except _Stop as stop:
-        return ("stop", stop.why, stop.square)
-
-
-def _transfer_part_or_stop(
-    prefix: tuple[int, ...],
-) -> tuple[int, dict[tuple[int, ...], int], int, int]:
-    """Transfer and join the states whose first right squares took the crossing degrees
-    ``prefix`` (each 0 none, 1 two, 2 one): the count of tours, the states after each
-    right square by the degrees taken up to it (only up to ``prefix``'s length, else by
-    the square alone: parts that share a prefix share its tables), the most states one
-    table held, and the pairs the join compared.  Depth first over the degrees of the
-    squares before ``split``: tables that differ there never meet again."""
-    transfer: Transfer = _SHARED["transfer"]
-    joiner: Joiner = _SHARED["joiner"]
-    trie = _SHARED["trie"]
-    limit: int = _SHARED["limit"]
-    split: int = _SHARED["split"]
-    k2 = 2 * transfer.k
-    w = words_for(4 * transfer.k)
-    states: dict[tuple[int, ...], int] = {}
-    peak = 0
-    pairs = joiner.pairs
-    table: Packed = _SHARED["left"]
-    for s, d in enumerate(prefix):
-        out = Packed(w, limit)
-        _step(transfer, s, table, [out if d == e else None for e in range(3)], trie)
-        table = out
-        states[prefix[: s + 1]] = out.used
-        peak = max(peak, out.used)
-    total = 0
-    stack: list[tuple[int, Packed]] = [(len(prefix), table)] if table.used else []
-    del table
-    tick = _SHARED.get("tick")
-    while stack:
-        s, table = stack.pop()
-        if tick is not None:
-            tick(f"crossing square {min(s + 1, k2)} of {k2}")
-        if s == k2:
-            total += joiner.join(table)
-            continue
-        outs = [Packed(w, limit) for _ in range(3)] if s < split else [Packed(w, limit)] * 3
-        _step(transfer, s, table, list(outs), trie)
-        del table
-        for out in reversed(outs if s < split else outs[:1]):
-            states[(s,)] = states.get((s,), 0) + out.used
-            peak = max(peak, out.used)
-            if out.used:
-                stack.append((s + 1, out))
-        del outs, out
-    return total, states, peak, joiner.pairs - pairs
-
-
-def _step(
-    transfer: Transfer, s: int, table: Packed, into: list[Packed | None], trie: object
-) -> None:
-    status = transfer.step_packed(s, table, into, trie)
-    if status != OK:
-        raise _Stop(STATUS[status], s)
-
-
-class _Stop(Exception):
-    """The packed transfer stopped: a table full (``max_states``), out of memory, or a
-    count past 64 bits."""
-
-    def __init__(self, why: str, square: int) -> None:
-        super().__init__(why, square)
-        self.why = why
-        self.square = square
-
-
-class JoinCount:
-    """What :func:`join_count` found: the ``count`` of closed tours (cycles) and the
-    sizes of what it held: ``left``, the left half's boundary frontiers the transfer
-    starts from, and ``right``, the right half's; ``transfer[s]``, the states after the
-    ``s``-th right boundary square, all parts together (the parts never share a state,
-    so this is what one table would hold); ``peak``, the most states one table held;
-    ``pairs``, the pairs of frontiers the join compared; ``seconds`` for the halves (the
-    program's sweep and reading its tables) and the transfer with the join; ``packed``,
-    whether the compiled tables did it (else Python dicts: counts past 64 bits).  (A
-    plain class: a dataclass needs its module in ``sys.modules``, which a plain-Python
-    engine loaded beside its compiled one is not.)"""
-
-    def __init__(self, rows: int, cols: int) -> None:
-        self.rows = rows
-        self.cols = cols
-        self.count = 0
-        self.left = 0
-        self.right = 0
-        self.transfer: list[int] = []
-        self.peak = 0
-        self.pairs = 0
-        self.packed = False
-        self.seconds: dict[str, float] = {}
-
-    def __repr__(self) -> str:
-        return (
-            f"JoinCount({self.rows}x{self.cols}, count={self.count}, left={self.left}, "
-            f"right={self.right}, transfer={self.transfer}, peak={self.peak}, "
-            f"seconds={self.seconds})"
-        )
-
-
-def join_count(
-    rows: int,
-    cols: int,
-    max_states: int | None = None,
-    *,
-    workers: int = 1,
-    split: int | None = None,
-    packed: bool = True,
-    fold: bool = True,
-    tick: Any = None,
-    done: Any = None,
-    on_part: Any = None,
-) -> JoinCount:
-    """The closed tours of a ``rows x cols`` board, counted by joining its halves.
-
-    >>> join_count(6, 6).count
-    9862
-
-    The board is cut across its long side before column ``n // 2`` (``n`` the long
-    side, ``k`` the short one); it needs ``k >= 3`` and ``n >= 4``.  The transfer's
-    states are packed in the compiled core's tables (:class:`Packed`), and split by the
-    crossing degrees of the first ``split`` right squares (default ``k``, the column
-    next to the cut): those stay in the state, so states that differ there never meet
-    again, and each part is transferred and joined on its own, depth first, with its
-    count exact.  ``workers > 1`` shares the parts (by the degrees of the first three
-    squares) among that many forked processes; the counts are added in a fixed order.
-    ``fold`` transfers one of each left frontier and its image with the rows turned
-    over, with both counts: the board, each half and the crossing edges are symmetric
-    under turning the rows over, so the two have as many completions (about half the
-    work).  ``packed=False``, or counts past 64 bits, takes the transfer in Python
-    dicts (never folded).
-
-    ``tick(where)`` is called after each square of the halves' sweep, and of the
-    transfer in this process (with ``workers > 1``, as each part comes back and twice a
-    second while the caller waits for one), ``where`` saying which in words; an
-    exception it raises stops the count (how the command line's --time-limit and its
-    Ctrl-C do: never an exception raised by a signal handler, which could land inside
-    the compiled tables' code, where it is not passed on).
-
-    ``on_part(prefix, (count, peak, pairs))``, if given, cuts the packed transfer into
-    parts by the crossing degrees of its first three right squares (as ``workers > 1``
-    does) and is called as each part is counted; ``done`` maps the prefixes of parts
-    counted before (by a stopped run) to the same triples, and those parts are added
-    without being counted again (:mod:`lazysearch.knights.joinrun` keeps them in a
-    file).  The transfer in Python dicts is not cut: it counts everything, ignoring
-    ``done``.
-
-    Raises :class:`~lazysearch.knights.counting.TooManyStatesError` when a table would
-    pass ``max_states`` entries (default
-    :func:`~lazysearch.knights.counting.default_max_states`); ``ValueError`` for a board
-    the cut does not fit, ``workers < 1`` or ``split < 0``.
-    """
-    from lazysearch.knights.counting import _check_width, default_max_states
-
-    k, n = min(rows, cols), max(rows, cols)
-    if k < 3 or n < 4:
-        raise ValueError(f"join_count() needs a board at least 3x4, not {rows}x{cols}")
-    _check_width(rows, cols, "joining the halves of")
-    if workers < 1:
-        raise ValueError(f"join_count() needs workers >= 1, not {workers!r}")
-    if split is not None and split < 0:
-        raise ValueError(f"join_count() needs split >= 0, not {split!r}")
-    limit = default_max_states() if max_states is None else max_states
-    result = JoinCount(rows, cols)
-    began = time.perf_counter()
-    c = n // 2
-    tables = sweep_tables(k, n, sorted({c, n - c}), limit, tick)
-    transfer = Transfer(k, c)
-    if packed and 4 * k <= 4 * PER_WORD:
-        need_full = [x for x in range(2 * k) if transfer.degrees[x] == 0]
-        left = boundary_packed(tables[c], k, c, 4 * k, False, need_full, limit, fold)
-        right = boundary_packed(tables[n - c], k, n - c, 2 * k, True, [], limit)
-        if left is not None and right is not None:
-            try:
-                joiner = Joiner(right, 2 * k)
-            except OverflowError:
-                pass
-            else:
-                result.left, result.right = left.used, right.used
-                del tables, right
-                result.seconds["halves"] = time.perf_counter() - began
-                began = time.perf_counter()
-                try:
-                    _packed_transfer(
-                        result,
-                        transfer,
-                        left,
-                        joiner,
-                        limit,
-                        workers,
-                        split,
-                        tick,
-                        done or {},
-                        on_part,
-                    )
-                except _Stop as stop:
-                    if stop.why != "overflow":
-                        raise _too_many(
-                            limit, k, n, f"states at crossing square {stop.square + 1}"
-                        ) from None
-                else:
-                    result.packed = True
-                    result.seconds["transfer"] = time.perf_counter() - began
-                    return result
-                began = time.perf_counter()
-    _dict_transfer(result, transfer, tables, k, n, c, limit, tick)
-    result.seconds["transfer"] = time.perf_counter() - began
-    return result
-
-
-def _packed_transfer(
-    result: JoinCount,
-    transfer: Transfer,
-    left: Packed,
-    joiner: Joiner,
-    limit: int,
-    workers: int,
-    split: int | None,
-    tick: Any = None,
-    done: Any = None,
-    on_part: Any = None,
-) -> None:
-    """The packed transfer and join, depth first over the parts (:func:`_transfer_part`),
-    in this process or in ``workers`` forked ones; the parts in ``done`` are added as
-    they are, and ``on_part`` hears of each part counted (see :func:`join_count`)."""
-    done = done or {}
-    k2 = 2 * transfer.k
-    trie = trie_of(joiner.patterns(), k2)
-    _SHARED.update(
-        transfer=transfer,
-        joiner=joiner,
-        trie=trie,
-        left=left,
-        limit=limit,
-        split=transfer.k if split is None else split,
-        tick=None,  # (set below for a transfer in this process: never in a worker)
-    )
-    parts: list[tuple[Any, ...]] = []
-    try:
-        prefixes: list[tuple[int, ...]] = [()]
-        if workers > 1 or on_part is not None:
-            for _ in range(min(3, k2)):
-                prefixes = [(*p, d) for p in prefixes for d in range(3) if _in_trie(trie, (*p, d))]
-        for p in prefixes:
-            if p in done:
-                count, peak, pairs = done[p]
-                result.count += count
-                result.peak = max(result.peak, peak)
-                result.pairs += pairs
-        prefixes = [p for p in prefixes if p not in done]
-
-        if workers > 1 and len(prefixes) > 1:
-            from lazysearch import processes
-            from lazysearch.knights.counting import join_part
-
-            pool = processes.pool(workers, fork=True)
-            try:
-                futures = [pool.submit(join_part, p) for p in prefixes]
-                for future in futures:
-                    while True:  # a part can take minutes: ``tick`` hears of the wait
-                        try:
-                            part = future.result(timeout=None if tick is None else 0.5)
-                            break
-                        except TimeoutError:
-                            tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
-                    parts.append(part)
-                    if part[0] == "stop":
-                        raise _Stop(part[1], part[2])
-                    if on_part is not None:
-                        on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
-                    if tick is not None:
-                        tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
-            except BaseException:
-                # A part can take many minutes: stop them all (Ctrl-C, a full table).
-                processes.stop_pool(pool)
-                raise
-            pool.shutdown()
-        else:
-            _SHARED["tick"] = tick
-            for p in prefixes:
-                one = _transfer_part_or_stop(p)  # (no [-1]: compiled without wraparound)
-                parts.append(one)
-                if on_part is not None:
-                    on_part(p, (one[0], one[2], one[3]))
-                if tick is not None and len(prefixes) > 1:
-                    tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
-    finally:
-        _SHARED.clear()
-    result.transfer = [0] * k2
-    shared: dict[tuple[int, ...], int] = {}
-    for count, states, peak, pairs in parts:
-        result.count += count
-        result.peak = max(result.peak, peak)
-        result.pairs += pairs
-        for where, used in states.items():
-            if len(where) == 1 and len(prefixes[0]) <= where[0]:
-                result.transfer[where[0]] += used
-            else:
-                shared[where] = used
-    for where, used in shared.items():
-        result.transfer[len(where) - 1] += used
-
-
-def _in_trie(trie: Any, prefix: tuple[int, ...]) -> bool:
-    node = 0
-    for d in prefix:
-        node = trie[3 * node + d]
-        if node < 0:
-            return False
-    return True
-
-
-def _dict_transfer(
-    result: JoinCount,
-    transfer: Transfer,
-    tables: dict[int, dict[int, int]],
-    k: int,
-    n: int,
-    c: int,
-    limit: int,
-    tick: Any = None,
-) -> None:
-    """The transfer and join in Python dicts (counts of any size)."""
-    left = boundary(tables[c], k, c)
-    right = mirrored(boundary(tables[n - c], k, n - c), k)
-    transfer.restrict(right)
-    usable = {
-        key: count
-        for key, count in left.items()
-        if all(key[x] == FULL for x in range(2 * k) if transfer.degrees[x] == 0)
-    }
-    result.left, result.right = len(usable), len(right)
-    del left
-    result.transfer = [0] * (2 * k)
-    states = {key + bytes(2 * k): count for key, count in usable.items()}
-    del usable
-    for s in range(2 * k):
-        states = transfer.step(s, states)
-        result.transfer[s] = len(states)
-        result.peak = max(result.peak, len(states))
-        if len(states) > limit:
-            raise _too_many(limit, k, n, f"states at crossing square {s + 1} of {2 * k}")
-        if tick is not None:
-            tick(f"crossing square {s + 1} of {2 * k}")
-    seen = {key[2 * k :]: count for key, count in states.items()}
-    del states
-    result.count = join_tables(seen, right)
-
-
-def _too_many(limit: int, k: int, n: int, where: str) -> TooManyStatesError:
-    return TooManyStatesError(
-        f"joining the halves of {k}x{n} needs more than max_states={limit:,} {where}; "
-        "raise max_states if the machine has the memory"
-    )

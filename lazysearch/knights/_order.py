@@ -42,8 +42,24 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 from collections.abc import Callable
 
 from lazysearch.engine import _buffers
+from lazysearch.knights import _table
 
 COMPILED: bool = cython.compiled
+
+# The frontiers' table (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+if cython.compiled:
+    from cython.cimports.lazysearch.knights._table import (
+        EMPTY,
+        MASK64,
+        NO_MEMORY,
+        OK,
+        OVERFLOW,
+        Table,
+    )
+else:
+    _plain = _table.plain()
+    EMPTY, MASK64, NO_MEMORY = _plain.EMPTY, _plain.MASK64, _plain.NO_MEMORY
+    OK, OVERFLOW, Table = _plain.OK, _plain.OVERFLOW, _plain.Table
 
 FREE = cython.declare(cython.int, 0)
 FULL = cython.declare(cython.int, 1)
@@ -53,16 +69,11 @@ FRESH = cython.declare(cython.int, 15)
 #: The widest frontier a key packs: four bits a vertex below the ends' two bits at 60.
 WIDEST = cython.declare(cython.int, 15)
 ENDS_AT = cython.declare(cython.int, 60)
-MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-#: No key packs to it (the ends field is at most 2, so the top two bits stay clear).
-EMPTY = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+# (No key packs to the table's EMPTY: the ends field is at most 2, so the top two bits
+# stay clear.)
 
-# What :meth:`OrderCounter.run` ended with (``STATUS`` names them).
-OK = cython.declare(cython.int, 0)
-OVERFLOW = cython.declare(cython.int, 1)
-FULL_UP = cython.declare(cython.int, 2)
-STATUS = ("ok", "overflow", "full")
+#: What :meth:`OrderCounter.run` ended with, by name (the table's statuses).
+STATUS = _table.STATUS
 
 
 def plan(
@@ -117,16 +128,9 @@ class OrderCounter:
     closed: cython.bint
     limbs: cython.int
     limit: cython.Py_ssize_t
-    # Two tables: keys, then counts (``limbs`` words a key), swapped after each step.
-    keys: cython.ulonglong[::1]
-    counts: cython.ulonglong[::1]
-    keys2: cython.ulonglong[::1]
-    counts2: cython.ulonglong[::1]
-    size: cython.Py_ssize_t
-    size2: cython.Py_ssize_t
-    used: cython.Py_ssize_t
-    used2: cython.Py_ssize_t
-    shift2: cython.int
+    # The frontiers before the step and after it (one-word keys, ``limbs``-word counts).
+    cur: Table
+    nxt: Table
     total: cython.ulonglong[::1]
     status: cython.int
     states = cython.declare(list, visibility="readonly")
@@ -145,42 +149,24 @@ class OrderCounter:
         self.states = []
         self.status = OK
 
-    def _tables(self, size: int, second: bool) -> None:
-        keys = _buffers.filled64(size, EMPTY, COMPILED)
-        counts = _buffers.filled64(size * self.limbs, 0, COMPILED)
-        if second:
-            self.keys2 = keys  # type: ignore[assignment]
-            self.counts2 = counts  # type: ignore[assignment]
-            self.size2 = size
-            self.used2 = 0
-            self.shift2 = 64 - (size.bit_length() - 1)
-        else:
-            self.keys = keys  # type: ignore[assignment]
-            self.counts = counts  # type: ignore[assignment]
-            self.size = size
-
     def run(self, on_step: Callable[[int, int], object] | None = None) -> tuple[int, int]:
         """Take every step; returns (status, count).  ``on_step(i, frontiers)`` hears of
         each step done.  The frontiers after each step are in :attr:`states`."""
         t: cython.int
-        self._tables(2, False)
-        self.keys[0] = 0
-        self.counts[0] = 1
-        for t in range(1, self.limbs):
-            self.counts[t] = 0
-        self.used = 1
+        self.cur = Table(self.limit, size=2, limbs=self.limbs)
+        self.cur.load({0: 1})
         steps = len(self.starts)
         for i in range(steps):
-            self._tables(max(1024, 1 << (2 * self.used).bit_length()), True)
+            size = max(1024, 1 << (2 * self.cur.used).bit_length())
+            self.nxt = Table(self.limit, size=size, limbs=self.limbs)
             if self._step(self.starts[i], i == steps - 1) != OK:
+                if self.status == NO_MEMORY:
+                    raise MemoryError("no memory for the next step's table")
                 return self.status, 0
-            self.keys, self.keys2 = self.keys2, self.keys
-            self.counts, self.counts2 = self.counts2, self.counts
-            self.size = self.size2
-            self.used = self.used2
-            self.states.append(self.used)
+            self.cur = self.nxt
+            self.states.append(self.cur.used)
             if on_step is not None:
-                on_step(i, self.used)
+                on_step(i, self.cur.used)
         total = 0
         for t in range(self.limbs):
             total |= int(self.total[t]) << (64 * t)
@@ -193,6 +179,11 @@ class OrderCounter:
     @cython.initializedcheck(False)
     def _step(self, at: cython.Py_ssize_t, final: cython.bint) -> cython.int:
         data: cython.int[::1] = self.data
+        src: Table = self.cur
+        dst: Table = self.nxt
+        slots: cython.ulonglong[::1] = src.slots
+        stride: cython.Py_ssize_t = 1 + self.limbs
+        status: cython.int
         if cython.compiled:
             code = cython.declare(cython.int[16])
             work = cython.declare(cython.int[16])
@@ -209,7 +200,6 @@ class OrderCounter:
         leave: cython.Py_ssize_t = keep + nkeep + 1
         ahead: cython.Py_ssize_t = leave + nleave
         closed: cython.bint = self.closed
-        limbs: cython.int = self.limbs
         slot: cython.Py_ssize_t
         key: cython.ulonglong
         out: cython.ulonglong
@@ -230,8 +220,8 @@ class OrderCounter:
         complete: cython.bint
         forced: cython.int
         label: cython.int
-        for slot in range(self.size):
-            key = self.keys[slot]
+        for slot in range(src.size):
+            key = slots[stride * slot]
             if key == EMPTY:
                 continue
             for j in range(width):
@@ -320,7 +310,7 @@ class OrderCounter:
                 if dead:
                     continue
                 if complete:
-                    if final and nkeep == 0 and self._add_total(slot * limbs) != OK:
+                    if final and nkeep == 0 and self._add_total(slots, stride * slot + 1) != OK:
                         return self.status
                     continue
                 # Vertices that can only become path ends: no edge yet and one neighbour
@@ -344,8 +334,10 @@ class OrderCounter:
                             label += 1
                         c = relabel[c]
                     out |= cython.cast(cython.ulonglong, c) << (4 * j)
-                if self._add(out, slot * limbs) != OK:
-                    return self.status
+                status = dst.add(out, 0, slots, stride * slot + 1)
+                if status != OK:
+                    self.status = status
+                    return status
         return OK
 
     @cython.cfunc
@@ -353,92 +345,20 @@ class OrderCounter:
     @cython.boundscheck(False)
     @cython.wraparound(False)
     @cython.initializedcheck(False)
-    def _add_total(self, at: cython.Py_ssize_t) -> cython.int:
-        """Add the current table's count at ``at`` to the total."""
+    def _add_total(self, words: cython.ulonglong[::1], at: cython.Py_ssize_t) -> cython.int:
+        """Add the count ``words[at : at + limbs]`` to the total."""
         t: cython.int
         carry: cython.ulonglong = 0
         a: cython.ulonglong
         b: cython.ulonglong
         for t in range(self.limbs):
             a = self.total[t]
-            b = (a + self.counts[at + t] + carry) & MASK64
+            b = (a + words[at + t] + carry) & MASK64
             carry = 1 if (b < a or (carry and b == a)) else 0
             self.total[t] = b
         if carry:
             self.status = OVERFLOW
             return OVERFLOW
-        return OK
-
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _add(self, key: cython.ulonglong, at: cython.Py_ssize_t) -> cython.int:
-        """Add the current table's count at ``at`` (``limbs`` words) to the next
-        table's entry for ``key``."""
-        mask: cython.Py_ssize_t = self.size2 - 1
-        slot: cython.Py_ssize_t = cython.cast(
-            cython.Py_ssize_t, ((key * GOLDEN) & MASK64) >> self.shift2
-        )
-        t: cython.int
-        carry: cython.ulonglong = 0
-        a: cython.ulonglong
-        b: cython.ulonglong
-        limbs: cython.int = self.limbs
-        while True:
-            if self.keys2[slot] == key:
-                for t in range(limbs):
-                    a = self.counts2[slot * limbs + t]
-                    b = (a + self.counts[at + t] + carry) & MASK64
-                    carry = 1 if (b < a or (carry and b == a)) else 0
-                    self.counts2[slot * limbs + t] = b
-                if carry:
-                    self.status = OVERFLOW
-                    return OVERFLOW
-                return OK
-            if self.keys2[slot] == EMPTY:
-                break
-            slot = (slot + 1) & mask
-        if self.used2 >= self.limit:
-            self.status = FULL_UP
-            return FULL_UP
-        if 2 * (self.used2 + 1) > self.size2:
-            self._grow()
-            return self._add(key, at)
-        self.keys2[slot] = key
-        for t in range(limbs):
-            self.counts2[slot * limbs + t] = self.counts[at + t]
-        self.used2 += 1
-        return OK
-
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _grow(self) -> cython.int:
-        """Double the next table, its entries moved over."""
-        keys: cython.ulonglong[::1] = self.keys2
-        counts: cython.ulonglong[::1] = self.counts2
-        size: cython.Py_ssize_t = self.size2
-        used: cython.Py_ssize_t = self.used2
-        limbs: cython.int = self.limbs
-        old: cython.Py_ssize_t
-        slot: cython.Py_ssize_t
-        t: cython.int
-        self._tables(2 * size, True)
-        mask: cython.Py_ssize_t = self.size2 - 1
-        for old in range(size):
-            if keys[old] == EMPTY:
-                continue
-            slot = cython.cast(cython.Py_ssize_t, ((keys[old] * GOLDEN) & MASK64) >> self.shift2)
-            while self.keys2[slot] != EMPTY:
-                slot = (slot + 1) & mask
-            self.keys2[slot] = keys[old]
-            for t in range(limbs):
-                self.counts2[slot * limbs + t] = counts[old * limbs + t]
-        self.used2 = used
         return OK
 
 

@@ -17,38 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import _native
-from ..errors import CheckpointError, LazysearchError
+from ..errors import CheckpointError
+from .limits import BYTES_PER_STATE, check_width
+from .limits import TooManyStatesError as TooManyStatesError  # (its documented home)
 
 Square = tuple[int, int]
-
-#: Bytes one frontier costs at most in the compiled tables (two tables of 16-byte slots,
-#: at most half full, one of them doubling) and, roughly, in a Python dict.
-_BYTES_PER_STATE = 200
-
 
 CHECKPOINT_FORMAT = "lazysearch-knights-count"
 CHECKPOINT_VERSION = 1
 #: Seconds between the checkpoints of a count (a table may take a second to write).
 DEFAULT_CHECKPOINT_EVERY = 60.0
-
-
-class TooManyStatesError(LazysearchError):
-    """A count by dynamic programming needed more frontiers than ``max_states``, or
-    frontiers wider than the program packs (boards more than :data:`WIDEST` across)."""
-
-
-#: The widest short side the program takes: its frontiers of ``2k + 1`` squares are
-#: packed in two 64-bit words, four bits a square (with the tour ends fixed).
-WIDEST = 14
-
-
-def _check_width(rows: int, cols: int, what: str) -> None:
-    k = min(rows, cols)
-    if k > WIDEST:
-        raise TooManyStatesError(
-            f"{what} {rows}x{cols} needs frontiers of {2 * k + 1} squares; the program "
-            f"takes boards up to {WIDEST} squares across"
-        )
 
 
 #: Boards the program was measured not to fit: (short side, long side, closed) of tours
@@ -75,7 +53,7 @@ def check_measured(
         f"{what} {rows}x{cols} needs more than max_states={limit:,} frontiers: its table "
         f"was measured past {states:,} after square {square} of {k * n} and still growing "
         "(docs/knights.md, '8x8 open'); raise max_states if the machine has the memory "
-        f"(about {_BYTES_PER_STATE} bytes a frontier)"
+        f"(about {BYTES_PER_STATE} bytes a frontier)"
     )
 
 
@@ -86,7 +64,7 @@ def default_max_states() -> int:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
         memory = 8 << 30
-    return max(1 << 20, memory // 2 // _BYTES_PER_STATE)
+    return max(1 << 20, memory // 2 // BYTES_PER_STATE)
 
 
 @dataclass
@@ -96,7 +74,7 @@ class FrontierCount:
     ``count`` is in the caller's terms (directed open tours, or closed tours as cycles);
     ``states[i]`` is the number of different frontiers after the ``i``-th square of the
     sweep; ``peak_bytes`` what the tables took at their largest (compiled tables only,
-    else an estimate at :data:`_BYTES_PER_STATE` a frontier).
+    else an estimate at :data:`BYTES_PER_STATE` a frontier).
     """
 
     rows: int
@@ -139,7 +117,7 @@ def frontier_count(
 
     Raises :class:`TooManyStatesError` when a table would pass ``max_states`` frontiers
     (default: :func:`default_max_states`), before memory runs out, or the board is more
-    than :data:`WIDEST` squares across;
+    than :data:`~lazysearch.knights.limits.WIDEST` squares across;
     :class:`~lazysearch.errors.CheckpointError` when ``resume`` is not a checkpoint of
     this count (another board, a torn or altered file), or ``checkpoint`` exists and is
     not a checkpoint (it is never overwritten).
@@ -149,7 +127,7 @@ def frontier_count(
     >>> frontier_count(3, 4).count
     16
     """
-    _check_width(rows, cols, "counting the tours of")
+    check_width(rows, cols, "counting the tours of")
     limit = default_max_states() if max_states is None else max_states
     check_measured(rows, cols, closed, start, limit, "counting the tours of")
     began = time.perf_counter()
@@ -163,9 +141,10 @@ def frontier_count(
         return result
     sweep_start = -1
     if start is not None and not closed:
-        sweep_start = _to_sweep(rows, cols, start)
+        sweep_start = to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
     counter = module.FrontierCounter(k, n, sweep_start, closed, fold=True)
+    tables = _native.load("lazysearch.knights._table")
     table: dict[int, int] = counter.initial()
     first = 0
     if resume is not None:
@@ -194,16 +173,16 @@ def frontier_count(
         if fast:
             while True:
                 if src is None:  # (re)made from ``table``, the table before square i
-                    src = module.Table(limit, limbs=limbs, kw=kw)
-                    dst = module.Table(limit, limbs=limbs, kw=kw)
-                    status = module.STATUS[src.load(table)]
+                    src = tables.Table(limit, limbs=limbs, kw=kw)
+                    dst = tables.Table(limit, limbs=limbs, kw=kw)
+                    status = tables.STATUS[src.load(table)]
                     if status == "overflow":  # a count of ``table`` is wider still
                         limbs *= 2
                         src = dst = None
                         continue
                     if status in ("full", "memory"):
                         raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
-                status = module.STATUS[counter.step_fast(i, src, dst)]
+                status = tables.STATUS[counter.step_fast(i, src, dst)]
                 if status in ("full", "memory"):
                     raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
                 if status == "ok":
@@ -222,7 +201,7 @@ def frontier_count(
             if len(table) > limit:
                 raise _too_many(limit, rows, cols, i, total)
             result.states.append(len(table))
-            peak = max(peak, _BYTES_PER_STATE * len(table))
+            peak = max(peak, BYTES_PER_STATE * len(table))
         if checkpoint is not None and time.monotonic() - last_saved >= checkpoint_every:
             save(i + 1)
         if progress is not None:
@@ -391,11 +370,11 @@ def _too_many(
     return TooManyStatesError(
         f"{what} {rows}x{cols} needs more than max_states={limit:,} "
         f"frontiers (reached at square {i + 1} of {total}); raise max_states if the "
-        f"machine has the memory (about {_BYTES_PER_STATE} bytes a frontier)"
+        f"machine has the memory (about {BYTES_PER_STATE} bytes a frontier)"
     )
 
 
-def _to_sweep(rows: int, cols: int, square: Square) -> int:
+def to_sweep(rows: int, cols: int, square: Square) -> int:
     """The sweep index ``column * k + row`` of ``square`` (``k`` the short side)."""
     r, c = square
     if rows > cols:  # the sweep goes down the rows: (r, c) is column r, row c
@@ -403,8 +382,8 @@ def _to_sweep(rows: int, cols: int, square: Square) -> int:
     return c * rows + r
 
 
-def _from_sweep(rows: int, cols: int, i: int) -> Square:
-    """The square at sweep index ``i`` (:func:`_to_sweep` undone)."""
+def from_sweep(rows: int, cols: int, i: int) -> Square:
+    """The square at sweep index ``i`` (:func:`to_sweep` undone)."""
     if rows > cols:
         return divmod(i, cols)
     c, r = divmod(i, rows)
@@ -440,7 +419,7 @@ class TourSampler:
     -----
     Time: two passes of the program (the backward one in Python objects), then
     ``O(squares)`` steps a tour.  Memory: every square's frontiers, about
-    :data:`_BYTES_PER_STATE` bytes each.
+    :data:`BYTES_PER_STATE` bytes each.
     """
 
     def __init__(
@@ -452,7 +431,7 @@ class TourSampler:
         closed: bool = False,
         max_states: int | None = None,
     ) -> None:
-        _check_width(rows, cols, "sampling the tours of")
+        check_width(rows, cols, "sampling the tours of")
         limit = default_max_states() if max_states is None else max_states
         self.rows = rows
         self.cols = cols
@@ -462,7 +441,7 @@ class TourSampler:
         self._total = total = k * n
         self._sweep_start = -1
         if start is not None and not closed:
-            self._sweep_start = _to_sweep(rows, cols, start)
+            self._sweep_start = to_sweep(rows, cols, start)
         module = _native.load("lazysearch.knights._count")
         self._counter = counter = module.FrontierCounter(k, n, self._sweep_start, closed)
         self._paths = 0
@@ -529,7 +508,7 @@ class TourSampler:
             key = after
         # The edges drawn make one path or cycle: walk it from its first square.
         if self.closed:
-            first = 0 if self.start is None else _to_sweep(rows, cols, self.start)
+            first = 0 if self.start is None else to_sweep(rows, cols, self.start)
             ahead = sorted(neighbours[first])[rng.randrange(2)]
         else:
             if self.start is not None:
@@ -544,11 +523,4 @@ class TourSampler:
             path.append(ahead)
             here = neighbours[ahead]
             before, ahead = ahead, here[0] if here[0] != before else here[-1]
-        return [_from_sweep(rows, cols, j) for j in path]
-
-
-def join_part(prefix: tuple[int, ...]) -> object:
-    """One part of a parallel join (:func:`lazysearch.knights._join._transfer_part`),
-    called in a forked worker: a plain function of an importable module, which a
-    process pool can name even when the engine runs as its plain-Python source."""
-    return _native.load("lazysearch.knights._join")._transfer_part(prefix)
+        return [from_sweep(rows, cols, j) for j in path]

@@ -1,4 +1,4 @@
-"""A count of closed tours by the join (:func:`lazysearch.knights._join.join_count`)
+"""A count of closed tours by the join (:func:`lazysearch.knights.join.join_count`)
 that can stop and go on: its checkpoint is the list of the transfer's parts counted so
 far, each with its count.
 
@@ -29,9 +29,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..engine import _native
 from ..errors import CheckpointError
 from ..longrun import check_overwritable, digest, read_record, save
+from . import join
 
 #: The ``format`` and ``version`` of a join's checkpoint file.
 JOIN_FORMAT = "lazysearch-knights-join"
@@ -51,7 +51,7 @@ def count_joined(
     max_states: int | None = None,
 ) -> Any:
     """The join's count of the closed tours of ``rows x cols``
-    (:class:`~lazysearch.knights._join.JoinCount`), its parts recorded in
+    (:class:`~lazysearch.knights.join.JoinCount`), its parts recorded in
     ``checkpoint`` as each is counted (atomically; the file is written at the start
     too), and the parts recorded in ``resume`` added without being counted again.
     ``tick`` is passed on (an exception it raises stops the count, the parts counted so
@@ -77,7 +77,6 @@ def count_joined(
         if checkpoint is not None:
             save(checkpoint, record(k, n, done))
 
-    join = _native.load("lazysearch.knights._join")
     return join.join_count(
         rows, cols, max_states, workers=workers, tick=tick, done=dict(done), on_part=on_part
     )

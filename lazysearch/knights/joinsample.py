@@ -42,14 +42,22 @@ import time
 from typing import Any
 
 from ..engine import _native
-from .counting import (
-    Square,
-    TooManyStatesError,
-    _check_width,
-    _from_sweep,
-    _to_sweep,
-    default_max_states,
+from ._table import renumber
+from .counting import Square, default_max_states, from_sweep, to_sweep
+from .join import (
+    SHARED,
+    JoinCount,
+    Stopped,
+    boundary,
+    in_trie,
+    mirrored,
+    one_cycle,
+    packed_transfer,
+    partners,
+    transfer_part,
+    transfer_step,
 )
+from .limits import TooManyStatesError, check_width
 
 #: A boundary square's values in the join's states (:mod:`lazysearch.knights._join`: no
 #: edge, two edges, then the fragments' labels).
@@ -69,7 +77,7 @@ class JoinSampler:
     >>> tour[0], len(tour)
     ((0, 0), 30)
 
-    The board is cut as :func:`~lazysearch.knights._join.join_count` cuts it (before
+    The board is cut as :func:`~lazysearch.knights.join.join_count` cuts it (before
     column ``n // 2`` of the long side ``n``; it needs at least 3 squares across and 4
     along).  Tours are cycles, returned from ``start`` (default ``(0, 0)``) in a
     direction drawn at random, as :class:`~lazysearch.knights.counting.TourSampler`
@@ -99,7 +107,7 @@ class JoinSampler:
         k, n = min(rows, cols), max(rows, cols)
         if k < 3 or n < 4:
             raise ValueError(f"JoinSampler() needs a board at least 3x4, not {rows}x{cols}")
-        _check_width(rows, cols, "sampling the tours of")
+        check_width(rows, cols, "sampling the tours of")
         limit = default_max_states() if max_states is None else max_states
         began = time.perf_counter()
         self.rows, self.cols, self.start = rows, cols, start
@@ -121,15 +129,15 @@ class JoinSampler:
         # Each half's boundary frontiers, with the program's frontiers read as each.
         self._left_keys: dict[bytes, list[tuple[int, int]]] = {}
         for key, count in levels[c * k].items():
-            (seen,) = join.boundary({key: count}, k, c)
+            (seen,) = boundary({key: count}, k, c)
             self._left_keys.setdefault(seen, []).append((key, count))
         self._right_keys: dict[bytes, list[tuple[int, int]]] = {}
         for key, count in levels[(n - c) * k].items():
-            (seen,) = join.mirrored(join.boundary({key: count}, k, n - c), k)
+            (seen,) = mirrored(boundary({key: count}, k, n - c), k)
             self._right_keys.setdefault(seen, []).append((key, count))
         right = {key: sum(x for _, x in ways) for key, ways in self._right_keys.items()}
         self._right = right
-        # The transfer, every step's table kept (as join._dict_transfer counts it).
+        # The transfer, every step's table kept (as join.dict_transfer counts it).
         transfer = join.Transfer(k, c)
         transfer.restrict(right)
         self._transfer = transfer
@@ -160,23 +168,22 @@ class JoinSampler:
         """The join's pairs in a fixed order: ``(F, R, count(F) * count(R))`` for each
         final transfer state ``F`` (its right boundary part) and right frontier ``R``
         whose degrees add up to two and whose ends make one cycle."""
-        join = self._join
         full, free, first = _FULL, _FREE, _FIRST
         groups: dict[bytes, list[tuple[bytes, list[int]]]] = {}
         for key in sorted(self._right):
             pattern = bytes(full if v == free else free if v == full else first for v in key)
-            groups.setdefault(pattern, []).append((key, join.partners(key)[1]))
+            groups.setdefault(pattern, []).append((key, partners(key)[1]))
         final = self._steps[-1]
         for seen in sorted(self._final):
             theirs = groups.get(bytes(v if v < first else first for v in seen))
             if not theirs:
                 continue
-            ends, mine = join.partners(seen)
+            ends, mine = partners(seen)
             if not ends:
                 continue
             count = final[self._final[seen]]
             for other, partner in theirs:
-                if join.one_cycle(ends, mine, partner):
+                if one_cycle(ends, mine, partner):
                     yield seen, other, count * self._right[other]
 
     def draw(self, rng: random.Random) -> list[Square]:
@@ -304,7 +311,7 @@ class JoinSampler:
             neighbours[b].append(a)
         if any(len(x) != 2 for x in neighbours):  # pragma: no cover - by construction
             raise RuntimeError("the edges drawn are not a cycle through every square")
-        first = 0 if self.start is None else _to_sweep(rows, cols, self.start)
+        first = 0 if self.start is None else to_sweep(rows, cols, self.start)
         ahead = sorted(neighbours[first])[rng.randrange(2)]
         path = [first]
         before = first
@@ -314,7 +321,7 @@ class JoinSampler:
             before, ahead = ahead, here[0] if here[0] != before else here[1]
         if len(path) != total:  # pragma: no cover - by construction
             raise RuntimeError(f"the edges drawn make a cycle of {len(path)} squares")
-        return [_from_sweep(rows, cols, j) for j in path]
+        return [from_sweep(rows, cols, j) for j in path]
 
 
 def _decode(key: int, squares: int) -> bytes:
@@ -326,7 +333,7 @@ def _decode(key: int, squares: int) -> bytes:
 
 def _program_key(seen: bytes, w: int) -> int:
     """The program's frontier (``w = 2k + 1`` positions, 4 bits each, no ends: a closed
-    tour's) that :func:`~lazysearch.knights._join.boundary` reads as ``seen``: its first
+    tour's) that :func:`~lazysearch.knights.join.boundary` reads as ``seen``: its first
     position settled (``FULL``), then the boundary, labels from 3 in order of appearance
     (``seen``'s are from :data:`_FIRST` in that order)."""
     values = [_FULL] + [v if v < _FIRST else v - _FIRST + 3 for v in seen]
@@ -338,9 +345,8 @@ def _program_key(seen: bytes, w: int) -> int:
 
 def _turned(seen: bytes, k: int) -> bytes:
     """A boundary state of two columns with the rows turned over, relabelled."""
-    join = _native.load("lazysearch.knights._join")
     values = [seen[(q // k) * k + (k - 1 - q % k)] for q in range(len(seen))]
-    return bytes(join.renumber(values))
+    return bytes(renumber(values, _FIRST))
 
 
 class PartsSampler(JoinSampler):
@@ -356,7 +362,7 @@ class PartsSampler(JoinSampler):
     keeps one part's path of tables at a time.  A tour's crossing degrees (none, one or
     two edges on each right boundary square) stay in the transfer's states, so the
     tours that take given degrees on the first right squares are a part the join counts
-    on its own (:func:`~lazysearch.knights._join._transfer_part_or_stop`).  The tours
+    on its own (:func:`~lazysearch.knights.join.transfer_part`).  The tours
     are numbered part after part in the count's depth-first order: a draw takes a
     number below :attr:`count`, goes down the parts whose counts are known to the one
     it falls in, and takes that part's transfer depth first with the tables of the
@@ -403,7 +409,7 @@ class PartsSampler(JoinSampler):
         k, n = min(rows, cols), max(rows, cols)
         if k < 3 or n < 4:
             raise ValueError(f"PartsSampler() needs a board at least 3x4, not {rows}x{cols}")
-        _check_width(rows, cols, "sampling the tours of")
+        check_width(rows, cols, "sampling the tours of")
         self._limit = limit = default_max_states() if max_states is None else max_states
         began = time.perf_counter()
         self.rows, self.cols, self.start = rows, cols, start
@@ -411,6 +417,7 @@ class PartsSampler(JoinSampler):
         self.c = c = n // 2
         join = _native.load("lazysearch.knights._join")
         program = _native.load("lazysearch.knights._count")
+        tables = _native.load("lazysearch.knights._table")
         self._join = join
         self._counter = counter = program.FrontierCounter(k, n, -1, True)
         self.kept = 0
@@ -420,12 +427,12 @@ class PartsSampler(JoinSampler):
         kw = 1 if 2 * k + 1 <= 15 else 2
         src: Any = table
         if fast:
-            src = program.Table(limit, kw=kw)
+            src = tables.Table(limit, kw=kw)
             src.load(table)
         for i in range((n - c) * k):
             if fast:
-                dst = program.Table(limit, kw=kw)
-                status = program.STATUS[counter.step_fast(i, src, dst)]
+                dst = tables.Table(limit, kw=kw)
+                status = tables.STATUS[counter.step_fast(i, src, dst)]
                 if status != "ok":
                     raise TooManyStatesError(
                         f"sampling the closed tours of {rows}x{cols} through the join: "
@@ -483,8 +490,7 @@ class PartsSampler(JoinSampler):
     def _count_in_processes(self, workers: int) -> None:
         """Count the parts by the degrees of the first three right squares that are not
         known yet in ``workers`` forked processes, as the join's count shares them
-        (:func:`~lazysearch.knights._join._packed_transfer`)."""
-        join = self._join
+        (:func:`~lazysearch.knights.join.packed_transfer`)."""
         depth = min(3, 2 * self.k)
         done = {p: (found, 0, 0) for p, found in self.parts.items() if len(p) == depth}
 
@@ -494,8 +500,8 @@ class PartsSampler(JoinSampler):
 
         shared = self._shared
         try:
-            join._packed_transfer(
-                join.JoinCount(self.rows, self.cols),
+            packed_transfer(
+                JoinCount(self.rows, self.cols),
                 shared["transfer"],
                 shared["left"],
                 shared["joiner"],
@@ -506,7 +512,7 @@ class PartsSampler(JoinSampler):
                 done,
                 on_part,
             )
-        except join._Stop as stop:
+        except Stopped as stop:
             raise TooManyStatesError(
                 f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
                 f"table went {stop.why} at crossing square {stop.square + 1}"
@@ -521,23 +527,22 @@ class PartsSampler(JoinSampler):
         """The tours whose first right squares took the crossing degrees ``prefix``."""
         found = self.parts.get(prefix)
         if found is None:
-            join = self._join
-            if not join._in_trie(self._shared["trie"], prefix):
+            if not in_trie(self._shared["trie"], prefix):
                 found = 0
             elif len(prefix) < self._seeded:  # the sum of the parts read under it
                 found = sum(self._part((*prefix, d)) for d in range(3))
             else:
-                join._SHARED.update(self._shared)
+                SHARED.update(self._shared)
                 try:
-                    found, _, peak, _ = join._transfer_part_or_stop(prefix)
+                    found, _, peak, _ = transfer_part(prefix)
                     self.peak = max(self.peak, peak)
-                except join._Stop as stop:
+                except Stopped as stop:
                     raise TooManyStatesError(
                         f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
                         f"table went {stop.why} at crossing square {stop.square + 1}"
                     ) from None
                 finally:
-                    join._SHARED.clear()
+                    SHARED.clear()
                 if self._tick is not None:
                     self._tick(f"part {prefix} counted: {found:,} tours")
             self.parts[prefix] = found
@@ -575,7 +580,7 @@ class PartsSampler(JoinSampler):
     def _known(self, prefix: tuple[int, ...]) -> int | None:
         """The count of the part ``prefix`` if known without a transfer (0 off the trie,
         counted or read before, or the sum of those read under it), else ``None``."""
-        if not self._join._in_trie(self._shared["trie"], prefix):
+        if not in_trie(self._shared["trie"], prefix):
             return 0
         if prefix in self.parts or len(prefix) < self._seeded:
             return self._part(prefix)
@@ -590,7 +595,7 @@ class PartsSampler(JoinSampler):
     ) -> None:
         """The tours numbered ``inside`` (``(number within the part, draw)``, sorted) of
         the part ``prefix``: its transfer taken depth first as the count takes it
-        (:func:`~lazysearch.knights._join._transfer_part_or_stop`), each table kept
+        (:func:`~lazysearch.knights.join.transfer_part`), each table kept
         while the tables after it are taken, so that the tables before every right
         square are at hand when a final table holds a number: the tours are the
         final tables' in order, each final table's by its states in order of their
@@ -607,7 +612,7 @@ class PartsSampler(JoinSampler):
         try:
             for s, d in enumerate(prefix):
                 out = join.Packed(w, limit)
-                join._step(
+                transfer_step(
                     transfer, s, chain[-1], [out if d == e else None for e in range(3)], trie
                 )
                 chain.append(out)
@@ -638,13 +643,13 @@ class PartsSampler(JoinSampler):
                     if s < split
                     else [join.Packed(w, limit)] * 3
                 )
-                join._step(transfer, s, table, list(outs), trie)
+                transfer_step(transfer, s, table, list(outs), trie)
                 for out in reversed(outs if s < split else outs[:1]):
                     self.peak = max(self.peak, out.used)
                     if out.used:
                         stack.append((s + 1, out, (*before, table)))
                 del outs, table
-        except join._Stop as stop:
+        except Stopped as stop:
             raise TooManyStatesError(
                 f"sampling the closed tours of {self.rows}x{self.cols} in parts: a "
                 f"table went {stop.why} at crossing square {stop.square + 1}"
@@ -662,7 +667,7 @@ class PartsSampler(JoinSampler):
         """The tour numbered ``pick`` of a final table (``ranked``: its states'
         ``(key, count, inner)`` by key, :meth:`Joiner.weights`), the tables before each
         right square in ``before``: its crossing edges (sweep indices), its folded left
-        boundary frontier and its right one (:func:`~lazysearch.knights._join.mirrored`
+        boundary frontier and its right one (:func:`~lazysearch.knights.join.mirrored`
         order).
 
         The final state ``F`` covers ``count(F) * inner(F)`` numbers; the number's
@@ -719,7 +724,7 @@ class PartsSampler(JoinSampler):
             left_key = self._pick_key([(x, top_left[x]) for x in options if x in top_left], rng)
             starts.append((left_key, c * kk))
             turns.append(left_key != _program_key(seen, w))
-            unmirrored = bytes(self._join.renumber(list(other[kk:]) + list(other[:kk])))
+            unmirrored = bytes(renumber(list(other[kk:]) + list(other[:kk]), _FIRST))
             rights.append((_program_key(unmirrored, w), (n - c) * kk))
         walked = self._walk_halves(starts + rights, rng)
         tours = []

@@ -554,7 +554,7 @@ def choose_method(
     0.048 s against 0.015 s; 5x6 open 0.022 s against 0.057 s, 5x7 open 0.52 s against
     0.25 s; 5x6 closed walks in 0.2 ms, 5x8 closed 0.077 s against 0.030 s; 6x6 closed
     0.011 s against 0.046 s, 6x7 closed 1.13 s against 0.47 s.  The open tours of every
-    start on 5 or 6 across are joined from two halves (:mod:`._openjoin`) where the
+    start on 5 or 6 across are joined from two halves (:mod:`.openjoin`) where the
     program would count them: one run, 5x7 0.057 s against the program's 0.199 s, 5x8
     0.25 s against 0.80 s, 6x7 7.1 s against 16.8 s (2.0 s since), and 6x6 too, 0.91 s
     against the program's 2.44 s and the walk's 1.52 s (now by the program over a
@@ -646,7 +646,7 @@ def count_tours(
     (:func:`lazysearch.knights.counting.frontier_count`), in one process, without
     building a tour; ``"join"`` counts the open tours of every start by the same
     program on two halves of the board, joined through two columns they share
-    (:func:`lazysearch.knights._openjoin.open_join_count`, its join shared among
+    (:func:`lazysearch.knights.openjoin.open_join_count`, its join shared among
     ``workers`` forked processes; closed tours as :func:`count_closed` does);
     ``method="order"`` counts by the same kind of program over an order of the squares
     chosen to keep its frontier narrow (:func:`lazysearch.knights.ordering.order_count`,
@@ -684,8 +684,9 @@ def count_tours(
         return 0
     if how == "join":
         if min(rows, cols) >= 3 and max(rows, cols) >= 4:
-            openjoin = _native.load("lazysearch.knights._openjoin")
-            joined: int = openjoin.open_join_count(rows, cols, workers=workers or 1).count
+            from .openjoin import open_join_count
+
+            joined: int = open_join_count(rows, cols, workers=workers or 1).count
             return joined
         how = "dp"  # too small to cut in two
     if how == "order":
@@ -722,7 +723,7 @@ def count_closed(
     ``method="dp"`` counts them by dynamic programming, ``"order"`` by a program over an
     order of the squares (:func:`lazysearch.knights.ordering.order_count`), ``"join"`` by
     the columns' program run on the two halves of the board and joined across the middle
-    (:func:`lazysearch.knights._join.join_count`; ``workers`` forked processes share
+    (:func:`lazysearch.knights.join.join_count`; ``workers`` forked processes share
     its parts), ``"auto"`` picks (see :func:`count_tours`): the join on boards 7 or
     more across, then in as many processes as the machine has cores unless
     ``workers`` says, and on 6x7 to 6x11 in one.
@@ -753,8 +754,9 @@ def count_closed(
 
         return frontier_count(rows, cols, closed=True).count
     if how == "join" and executor is None:
-        join = _native.load("lazysearch.knights._join")
-        joined: int = join.join_count(rows, cols, workers=workers or 1).count
+        from .join import join_count
+
+        joined: int = join_count(rows, cols, workers=workers or 1).count
         return joined
     problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
     return Solutions(Search(problem)).count(workers=workers, executor=executor)
