@@ -370,6 +370,36 @@ def where(memo: Any) -> tuple[int, float]:
     return int(found), min(fraction, 1.0)
 
 
+def _begin(
+    search: Search,
+    seconds: float | None,
+    nodes: int | None,
+    max_nodes: int | None,
+    checkpoint: str | os.PathLike[str] | None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None,
+) -> tuple[Any, Any, Saved, int]:
+    """:func:`count_within`'s arguments checked, and what it counts with: the cover,
+    the memo engine (its table restored from ``resume``), the checkpoint it began with
+    and the bound on the table."""
+    if seconds is not None and not 0 <= seconds < math.inf:
+        raise LazysearchError(f"count_within() needs seconds >= 0, got {seconds!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise LazysearchError(f"count_within() needs nodes >= 1, got {nodes!r}")
+    check_method("memo", max_nodes)
+    cover = _whole_cover(search, "count_within(method='memo')")
+    if checkpoint is not None and not (
+        isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
+    ):
+        check_checkpoint_path(checkpoint)
+    bound = MAX_NODES if max_nodes is None else max_nodes
+    memo = engine(cover, bound)
+    began = Saved({}, 0, 0.0, 0)
+    if resume is not None:
+        began = read_checkpoint(resume, cover)
+        memo.restore(began.table)
+    return cover, memo, began, bound
+
+
 def count_within(
     search: Search,
     seconds: float | None = None,
@@ -427,23 +457,8 @@ def count_within(
     MemoLimitError
         When the table would outgrow ``max_nodes`` (the checkpoint is written first).
     """
-    if seconds is not None and not 0 <= seconds < math.inf:
-        raise LazysearchError(f"count_within() needs seconds >= 0, got {seconds!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
-        raise LazysearchError(f"count_within() needs nodes >= 1, got {nodes!r}")
-    check_method("memo", max_nodes)
     what = "count_within(method='memo')"
-    cover = _whole_cover(search, what)
-    if checkpoint is not None and not (
-        isinstance(resume, (str, os.PathLike)) and os.fspath(checkpoint) == os.fspath(resume)
-    ):
-        check_checkpoint_path(checkpoint)
-    bound = MAX_NODES if max_nodes is None else max_nodes
-    memo = engine(cover, bound)
-    began = Saved({}, 0, 0.0, 0)
-    if resume is not None:
-        began = read_checkpoint(resume, cover)
-        memo.restore(began.table)
+    cover, memo, began, bound = _begin(search, seconds, nodes, max_nodes, checkpoint, resume)
     deadline = None if seconds is None else time.monotonic() + seconds
     module = _native.load("lazysearch.exactcover._memo")
     last_saved = time.monotonic()

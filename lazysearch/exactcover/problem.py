@@ -472,6 +472,32 @@ class MCCProblem(DLXProblem):
         return CheapestSearch(self, k)
 
 
+def _declared(
+    primary: Iterable[Hashable] | None, secondary: Iterable[Hashable] | None
+) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], bool]:
+    """The primary and secondary items declared, each once and none both, and whether
+    the primary items were (else they are those the options name)."""
+    sec = _unique(secondary or (), "secondary")
+    closed = primary is not None
+    prim = _unique(primary, "primary") if primary is not None else ()
+    if closed:
+        both = set(prim).intersection(sec)
+        if both:
+            item = next(x for x in prim if x in both)
+            raise ItemConflictError(f"item {item!r} is both primary and secondary")
+    return prim, sec, closed
+
+
+def _reduced(problem: DLXProblem, reduce: bool | int) -> Reduction | None:
+    """``problem`` reduced as ``reduce`` asks (False: not at all; True: within the
+    default work budget; an int: within that budget)."""
+    if reduce is False:
+        return None
+    from .reduce import DEFAULT_BUDGET, reduce_problem
+
+    return reduce_problem(problem, DEFAULT_BUDGET if reduce is True else reduce)
+
+
 def _read_options(
     options: Options,
 ) -> tuple[tuple[Hashable, ...] | None, list[tuple[Hashable, ...]]]:
@@ -614,14 +640,7 @@ class ExactCover:
         #: The options' names when given as a mapping (solutions are tuples of them),
         #: else None (solutions are tuples of option indices).
         self.names: tuple[Hashable, ...] | None = names
-        sec = _unique(secondary or (), "secondary")
-        closed = primary is not None
-        prim = _unique(primary, "primary") if primary is not None else ()
-        if closed:
-            both = set(prim).intersection(sec)
-            if both:
-                item = next(x for x in prim if x in both)
-                raise ItemConflictError(f"item {item!r} is both primary and secondary")
+        prim, sec, closed = _declared(primary, secondary)
         # Number the items in one pass over the options: primary items 1..P in the order
         # given (or of first appearance), secondary items P+1.. in the order given.  While
         # primary items are still being discovered (``primary`` omitted), secondary ones
@@ -706,11 +725,7 @@ class ExactCover:
                 engine=engine,
                 seed=seed,
             )
-            if reduce is not False:
-                from .reduce import DEFAULT_BUDGET, reduce_problem
-
-                budget = DEFAULT_BUDGET if reduce is True else reduce
-                self.reduction = reduce_problem(self.problem, budget)
+            self.reduction = _reduced(self.problem, reduce)
             return
         for flag, value, plain in [
             ("least_constraining", least_constraining, False),

@@ -91,6 +91,38 @@ class FrontierCount:
         return max(self.states, default=0)
 
 
+def _fast_square(
+    counter: Any, tables: Any, i: int, state: tuple[Any, ...], bounds: tuple[int, ...]
+) -> tuple[Any, Any, int, Any]:
+    """Square ``i`` of :func:`frontier_count` on the compiled tables, from ``state``
+    (the table before it as a dict, the tables ``src`` and ``dst`` or None, the 64-bit
+    words per count and per frontier): ``src`` (the table after it), ``dst``, the words
+    per count, and the dict table.  Counts are made wider while they overflow."""
+    table, src, dst, limbs, kw = state
+    limit, rows, cols, total = bounds
+    while True:
+        if src is None:  # (re)made from ``table``, the table before square i
+            src = tables.Table(limit, limbs=limbs, kw=kw)
+            dst = tables.Table(limit, limbs=limbs, kw=kw)
+            status = tables.STATUS[src.load(table)]
+            if status == "overflow":  # a count of ``table`` is wider still
+                limbs *= 2
+                src = dst = None
+                continue
+            if status in ("full", "memory"):
+                raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
+        status = tables.STATUS[counter.step_fast(i, src, dst)]
+        if status in ("full", "memory"):
+            raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
+        if status == "ok":
+            return src, dst, limbs, table
+        # A count past 2**(64 * limbs): the same square again, counts twice as wide
+        # (step_fast only writes dst, so src is the table before square i).
+        table = src.items()
+        limbs *= 2
+        src = dst = None
+
+
 def frontier_count(
     rows: int,
     cols: int,
@@ -171,27 +203,9 @@ def frontier_count(
     limbs = 1  # 64-bit words per count in the compiled tables: doubled as counts grow
     for i in range(first, total):
         if fast:
-            while True:
-                if src is None:  # (re)made from ``table``, the table before square i
-                    src = tables.Table(limit, limbs=limbs, kw=kw)
-                    dst = tables.Table(limit, limbs=limbs, kw=kw)
-                    status = tables.STATUS[src.load(table)]
-                    if status == "overflow":  # a count of ``table`` is wider still
-                        limbs *= 2
-                        src = dst = None
-                        continue
-                    if status in ("full", "memory"):
-                        raise _too_many(limit, rows, cols, i, total, used=src.used, memory=status)
-                status = tables.STATUS[counter.step_fast(i, src, dst)]
-                if status in ("full", "memory"):
-                    raise _too_many(limit, rows, cols, i, total, used=dst.used, memory=status)
-                if status == "ok":
-                    break
-                # A count past 2**(64 * limbs): the same square again, counts twice as
-                # wide (step_fast only writes dst, so src is the table before square i).
-                table = src.items()
-                limbs *= 2
-                src = dst = None
+            src, dst, limbs, table = _fast_square(
+                counter, tables, i, (table, src, dst, limbs, kw), (limit, rows, cols, total)
+            )
             peak = max(peak, 8 * (limbs + kw) * (src.size + dst.size))
             src, dst = dst, src
             dst.clear()

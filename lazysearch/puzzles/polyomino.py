@@ -298,6 +298,23 @@ def _coverable(area: int, sizes: list[int]) -> bool:
     return reach[area]
 
 
+def _copy_counts(
+    names: list[str], copies: Mapping[str, int | None] | None
+) -> dict[str, int | None]:
+    """How many copies of each piece a tiling uses (1 unless ``copies`` says; None: any
+    number), ``copies`` checked."""
+    counts: dict[str, int | None] = {name: 1 for name in names}
+    for name, k in (copies or {}).items():
+        if name not in counts:
+            raise ValueError(f"copies names piece {name!r}, which is not among {names}")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+            raise ValueError(
+                f"copies of {name!r} must be a whole number >= 0, got {k!r} (None: any number)"
+            )
+        counts[name] = k
+    return counts
+
+
 def tiling_problem(
     board: Board,
     pieces: Mapping[str, Piece] | Iterable[Piece],
@@ -344,15 +361,7 @@ def tiling_problem(
     names = [p.name for p in plist]
     if len(set(names)) != len(names):
         raise ValueError(f"piece names must differ, got {names}")
-    counts: dict[str, int | None] = {name: 1 for name in names}
-    for name, k in (copies or {}).items():
-        if name not in counts:
-            raise ValueError(f"copies names piece {name!r}, which is not among {names}")
-        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
-            raise ValueError(
-                f"copies of {name!r} must be a whole number >= 0, got {k!r} (None: any number)"
-            )
-        counts[name] = k
+    counts = _copy_counts(names, copies)
     plist = [p for p in plist if counts[p.name] != 0]
     bounded = [p for p in plist if counts[p.name] is not None]
     sizes = sorted({len(p.cells) for p in plist if counts[p.name] is None})
