@@ -142,5 +142,8 @@ def load_source(name: str) -> ModuleType:
     if spec is None:  # pragma: no cover - a broken install
         raise ImportError(f"cannot load the source of engine module {name}")
     module = importlib.util.module_from_spec(spec)
+    # Known by its own name while it runs, as any import is, so that it can find itself
+    # (knights._table's plain() imports it by name).
+    sys.modules[loader.name] = module
     loader.exec_module(module)
     return module
