@@ -395,3 +395,20 @@ def test_the_command_line_runs_on_bits(tmp_path: Path, capsys: pytest.CaptureFix
     assert "engine='bits' takes no colours, and option 0" in err
     assert "Traceback" not in err
     assert main(["dlx", str(coloured)]) == 0  # auto: links
+
+
+def test_the_bitset_engine_takes_memory_linear_in_a_long_option() -> None:
+    # One option of 20,000 items: the search is one level deep.  A stack of one level per
+    # primary item kept 20,000 bitsets of 20,000 bits each for the items to cover (50 MB).
+    import tracemalloc
+
+    problem = DLXProblem(20_000, 0, (tuple(range(1, 20_001)),), ((0,) * 20_000,), engine="bits")
+    tracemalloc.start()
+    try:
+        engine = problem.engine()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000
+    assert list(Search(problem)) == [(0,)]
+    del engine
