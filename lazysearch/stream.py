@@ -25,7 +25,7 @@ import os
 import threading
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from . import capabilities
@@ -734,6 +734,18 @@ class Solutions(Generic[T]):
         iterate = capabilities.parallel(self._search.problem).iterate
         rest = self._build(iterate(self._search, workers=workers, executor=executor))
         return itertools.chain(_Drain(self._peeked), rest)
+
+    def through(self, raw: Iterable[tuple[Any, ...]]) -> Iterator[T]:
+        """The raw solutions ``raw`` of this stream's search, found elsewhere (a listing
+        by other processes), decoded and passed through this stream's steps as its own
+        would be, after those that the streams it derives from read ahead.
+
+        >>> from lazysearch import queens
+        >>> stream = queens(6).map(sorted)
+        >>> list(stream.through([(1, 3, 5, 0, 2, 4)]))
+        [[0, 1, 2, 3, 4, 5]]
+        """
+        return self._build(iter(raw))
 
     # -- combinators -----------------------------------------------------------------
 
