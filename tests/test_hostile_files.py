@@ -1,5 +1,5 @@
-"""Hostile files: diagram files mutated, and bytes that are not UTF-8 in every reader's
-file.
+"""Hostile files: diagram files mutated, bytes that are not UTF-8 in every reader's file,
+and boards too large for the polyform command.
 
 Every reader answers a result or a ParseError naming the file, line and column; never
 a bare ValueError, OverflowError or UnicodeDecodeError.
@@ -10,19 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lazysearch import exact_cover, kakuro, sudoku
+from lazysearch import cli, exact_cover, kakuro, sudoku
+from lazysearch.cli import main
 from lazysearch.errors import LazysearchError, ParseError
 from lazysearch.exactcover import knuth
 from lazysearch.exactcover.diagram import Diagram
 from lazysearch.kakuro import KakuroParseError
-from lazysearch.puzzles import variant_text
+from lazysearch.puzzles import polyomino, variant_text
 
-from .test_hostile_inputs import mutations
+from .test_hostile_inputs import mutations, one_line
 
 # -- diagram files ----------------------------------------------------------------------
 
@@ -140,3 +142,63 @@ def test_fuzzed_bytes_answer_a_result_or_a_placed_error(
         assert "\n" not in str(exc) and len(str(exc)) < 400
     except LazysearchError as exc:  # a well-formed text of a bad puzzle: no place in it
         assert "\n" not in str(exc) and len(str(exc)) < 400
+
+
+# -- polyform boards: sizes and area before the board is built ---------------------------
+
+
+@pytest.fixture
+def no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building a board fails the test: the command must refuse before it."""
+
+    def refused(*args: Any) -> None:
+        raise AssertionError(f"a board {args} was built")
+
+    monkeypatch.setattr(polyomino, "parallelogram", refused)
+    monkeypatch.setattr(polyomino, "box", refused)
+
+
+@pytest.mark.usefixtures("no_board")
+@pytest.mark.parametrize(
+    ("argv", "status", "expected"),
+    [
+        (
+            ["polycube", "hexiamonds", "--board", "2x1073741824", "--limit", "1"],
+            cli.EXIT_TOO_LARGE,
+            "a 2x1073741824 board has 4,294,967,296 triangles; the engine numbers them in 32 "
+            "bits (at most 2,147,483,647)",
+        ),
+        (
+            ["polycube", "soma", "--board", "2000x2000x1000"],
+            cli.EXIT_TOO_LARGE,
+            "a 2000x2000x1000 board has 4,000,000,000 cubes",
+        ),
+        (
+            ["polycube", "tetrahexes", "--board", "3x1000000000"],
+            cli.EXIT_TOO_LARGE,
+            "a 3x1000000000 board has 3,000,000,000 hexagons",
+        ),
+        (
+            ["polycube", "hexiamonds", "--board", "2x10000000", "--limit", "1"],
+            cli.EXIT_BAD_INPUT,
+            "the 12 hexiamonds cover 72 cells, and the board 2x10000000 has 40000000",
+        ),
+        (
+            ["polycube", "soma", "--board", "3x3x4"],
+            cli.EXIT_BAD_INPUT,
+            "the 7 soma cover 27 cells, and the board 3x3x4 has 36",
+        ),
+        (
+            ["polycube", "soma", "--board", "100000x100000"],
+            cli.EXIT_BAD_INPUT,
+            "soma fill a box XxYxZ, got --board 100000x100000",
+        ),
+    ],
+)
+def test_polyform_boards_are_refused_before_they_are_built(
+    argv: list[str], status: int, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    got = main(argv)
+    out, err = capsys.readouterr()
+    assert (got, out) == (status, "")
+    assert expected in one_line(err)
