@@ -1,5 +1,5 @@
 """Hostile files: diagram files mutated, bytes that are not UTF-8 in every reader's file,
-and boards too large for the polyform command.
+boards too large for the polyform command, and a parallel stream read by two threads.
 
 Every reader answers a result or a ParseError naming the file, line and column; never
 a bare ValueError, OverflowError or UnicodeDecodeError.
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lazysearch import cli, exact_cover, kakuro, sudoku
+from lazysearch import cli, exact_cover, kakuro, queens, sudoku
 from lazysearch.cli import main
 from lazysearch.errors import LazysearchError, ParseError
 from lazysearch.exactcover import knuth
@@ -24,7 +24,7 @@ from lazysearch.exactcover.diagram import Diagram
 from lazysearch.kakuro import KakuroParseError
 from lazysearch.puzzles import polyomino, variant_text
 
-from .test_hostile_inputs import mutations, one_line
+from .test_hostile_inputs import _read_together, mutations, one_line
 
 # -- diagram files ----------------------------------------------------------------------
 
@@ -202,3 +202,16 @@ def test_polyform_boards_are_refused_before_they_are_built(
     out, err = capsys.readouterr()
     assert (got, out) == (status, "")
     assert expected in one_line(err)
+
+
+# -- a parallel stream read from two threads ---------------------------------------------
+
+
+def test_a_parallel_stream_read_from_two_threads_gives_each_solution_once() -> None:
+    expected = queens(8).take(100)
+    solutions = queens(8).parallel(workers=2)
+    parts = _read_together([lambda: list(solutions)] * 2)
+    got = [s for part in parts for s in part]
+    assert sorted(got) == sorted(expected) and len(got) == 92
+    for part in parts:  # each reader saw its solutions in the search's order
+        assert part == sorted(part, key=expected.index)
