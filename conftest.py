@@ -28,7 +28,7 @@ collect_ignore = [
     *(name.replace(".", "/") + ".py" for name in ENGINES),
     "setup.py",
     "build",
-    # Any other module built as an extension too (kakuro/_combos.py, say).
+    # Any other module built as an extension too (sums/_combos.py, say).
     *(
         str(source.relative_to(Path(__file__).parent))
         for source in Path(__file__).parent.joinpath("lazysearch").rglob("*.py")

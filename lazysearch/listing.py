@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import planning, processes
 from .errors import LazysearchError
 from .executors import LOOK_EVERY, LOOK_EVERY_STOP, Liveness, cancelled, worker_lost
-from .planning import Task, become
+from .planning import Task
 from .search import ENTER, Search
 
 if TYPE_CHECKING:
@@ -45,11 +45,11 @@ def solutions_task(
     the subtree as a task to search next (None when the subtree is done)."""
     search = Search(problem, prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
-        search._restore(position, state)
+        search.restore(position, state)
     found = list(search if most is None else itertools.islice(search, most))
     rest: Task | None = None
     if most is not None and len(found) == most and not search.done:
-        rest = (tuple(prefix), search.position, search._engine.state)
+        rest = (tuple(prefix), search.position, search.engine.state)
     return found, search.stats.nodes, rest
 
 
@@ -158,7 +158,7 @@ class Listing:
         record: dict[str, Any] | None = None
         if resume is not None:
             record = longrun.load(resume, command=command, mode="list")
-            become(search, search.resume(record["search"]))
+            search.become(search.resume(record["search"]))
         self.start = search.checkpoint()  # where the plan begins (a resumed run's start)
         # Solutions written before the plan (a one-process run file planned anew).
         self.before = 0 if record is None else int(record["found"])
@@ -273,7 +273,7 @@ class Listing:
         if self._credited or self.search.done:
             return
         self._credited = True
-        engine = self.search._engine
+        engine = self.search.engine
         engine.solutions += self.solutions
         engine.nodes += self.nodes + self._spent_reading
 
@@ -408,7 +408,7 @@ class Listing:
                 if pending:  # not after the last piece: the listing is done
                     self._budget()
             self.save()
-            search._finish(self.solutions, self.nodes)
+            search.finish(self.solutions, self.nodes)
             finished = True
         finally:
             if not own:

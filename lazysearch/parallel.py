@@ -36,7 +36,7 @@ from .executors import (
     worker_lost,
 )
 from .listing import Listing, iterate, solutions_task
-from .planning import SMALL_SPLIT, Task, become, refine, remaining_tasks, split_depth
+from .planning import SMALL_SPLIT, Task, refine, remaining_tasks, split_depth
 from .search import ENTER, Search
 
 if TYPE_CHECKING:
@@ -164,9 +164,9 @@ def _count_one(
     if search is None:
         search = Search(problem, prefix)
     else:
-        search._move_to(prefix)
+        search.move_to(prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
-        search._restore(position, state)
+        search.restore(position, state)
     found = search.count(None if interrupt is None else lambda _: interrupt())
     return found, search.stats.nodes, search
 
@@ -192,9 +192,9 @@ def count_task(problem: Problem, tasks: Iterable[Task]) -> tuple[int, int]:
         if search is None:
             search = Search(problem, prefix)
         else:
-            search._move_to(prefix)
+            search.move_to(prefix)
         if tuple(position) != tuple(prefix) or state != ENTER:
-            search._restore(position, state)
+            search.restore(position, state)
         found += search.count()
         nodes += search.stats.nodes
     return found, nodes
@@ -300,7 +300,7 @@ def count_planned(
             record = json.loads(json.dumps(record))  # its own copy, to keep the plan in
         else:
             record = longrun.load(resume, command=command, mode="count")
-        become(search, search.resume(record["search"]))
+        search.become(search.resume(record["search"]))
         if "plan" in record:
             plan = longrun.PlanFile(os.fspath(checkpoint) if checkpoint else None, record, every)
             plan.saved = saved
@@ -360,7 +360,7 @@ def count_planned(
         raise
     plan.save()
     total = sum(found for found, _ in plan.done.values())
-    search._finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
+    search.finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
     return total, plan
 
 

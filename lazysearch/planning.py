@@ -89,7 +89,7 @@ def remaining_tasks(
     the search is inside is counted from the search's position on.  ``subtrees``, if
     given, are ``search.subtrees(depth)``, already found.
     """
-    engine = search._engine
+    engine = search.engine
     if engine.state == DONE:
         return []
     here = search.position
@@ -109,7 +109,7 @@ def _remaining(search: Search, depth: int, top: Top) -> tuple[list[Task], int]:
     its root): all of them but the tasks' roots for a fresh search; for a search under
     way, those after its position (the search's counter has the others)."""
     tasks = remaining_tasks(search, depth, top.found)
-    here, state = search.position, search._engine.state
+    here, state = search.position, search.engine.state
     if state == DONE:
         return tasks, 0
     if here == search.prefix and state == ENTER:
@@ -120,8 +120,8 @@ def _remaining(search: Search, depth: int, top: Top) -> tuple[list[Task], int]:
         return tasks, top.nodes - top.entered[first] - (len(top.found) - first - 1)
     # At or above the cut: walk the top on from the search's position.
     rest = Search(search.problem, search.prefix)
-    rest._restore(here, state)
-    engine = rest._engine
+    rest.restore(here, state)
+    engine = rest.engine
     engine.cut_depth = cut
     listed = 0
     while engine.run(1, 0):
@@ -212,10 +212,3 @@ def plan(
         [estimate for _, estimate in sized],
         above + between,
     )
-
-
-def become(search: Search, other: Search) -> None:
-    """Make ``search`` (fresh) the search ``other`` is: the same subtree and place."""
-    search._prefix = other._prefix
-    search._engine = other._engine
-    search._progress = 0.0

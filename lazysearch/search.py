@@ -299,6 +299,13 @@ class Search:
         return self._engine.state == DONE
 
     @property
+    def engine(self) -> Engine:
+        """The engine walking this search: its ``state`` and counters (``nodes``,
+        ``solutions``), which the run machinery reads and credits, and its ``run`` loop,
+        which it drives to list a piece of the tree."""
+        return self._engine
+
+    @property
     def stats(self) -> Stats:
         e = self._engine
         return Stats(nodes=int(e.nodes), solutions=int(e.solutions), level=int(e.level))
@@ -363,13 +370,21 @@ class Search:
         prefix = tuple(cp["prefix"])
         position = cp["position"]
         resumed = Search(self.problem, prefix)
-        resumed._restore(position, _STATE_CODES[cp["state"]])
+        resumed.restore(position, _STATE_CODES[cp["state"]])
         resumed._engine.nodes = cp["nodes"]
         resumed._engine.solutions = cp["solutions"]
         return resumed
 
-    def _restore(self, position: Sequence[int], state: int) -> None:
-        """Move this (fresh) search to ``position`` inside its subtree, in ``state``."""
+    def restore(self, position: Sequence[int], state: int) -> None:
+        """Move this (fresh) search to ``position`` inside its subtree, in ``state``
+        (one of :mod:`lazysearch.engine.states`): where a task of a plan starts.
+
+        Raises
+        ------
+        CheckpointError
+            If ``position`` is outside the subtree or not a node of the tree, or is
+            not a solution in the state ``LEAF``.
+        """
         prefix = self._prefix
         if tuple(position[: len(prefix)]) != prefix:
             raise CheckpointError(f"position {list(position)} is outside subtree {list(prefix)}")
@@ -446,19 +461,26 @@ class Search:
         s_mean, s_err = _mean_and_stderr(solution_estimates)
         return Estimate(samples, n_mean, n_err, s_mean, s_err)
 
-    def _move_to(self, prefix: Sequence[int]) -> None:
+    def move_to(self, prefix: Sequence[int]) -> None:
         """Become a fresh search of the subtree at ``prefix``, reusing this one's engine
         (for walking many small subtrees one after another)."""
         self._prefix = tuple(int(k) for k in prefix)
         self._engine = self._fresh_engine(self._prefix, self._engine)
         self._progress = 0.0
 
-    def _finish(self, solutions: int, nodes: int) -> None:
+    def finish(self, solutions: int, nodes: int) -> None:
         """Mark the search as walked to the end by others, who found ``solutions`` more
         in ``nodes`` more nodes."""
         self._engine.solutions += solutions
         self._engine.nodes += nodes
         self._engine.state = DONE
+
+    def become(self, other: Search) -> None:
+        """Make this (fresh) search the search ``other`` is: the same subtree and place
+        (a run resumed from its file goes on in the caller's search)."""
+        self._prefix = other._prefix
+        self._engine = other._engine
+        self._progress = 0.0
 
 
 def probe(engine: Engine, prefix: Sequence[int], rng: Any) -> tuple[int, int]:

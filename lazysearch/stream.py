@@ -8,13 +8,13 @@ search: checkpoints, subtrees, progress, estimates and statistics.
 Shown at the prompt or in Jupyter, a stream reads a few solutions ahead (within a node
 budget) to show them; it keeps them and yields them first, so nothing is lost.
 
-Threads: reading one stream (or streams derived from it) from several threads is safe.
-The streams of one search share a lock, taken for each solution read, so every
-solution goes to exactly one reader and none is torn or repeated; the readers take
-turns, so this shares out the work of one search, it does not speed it up (for that,
-:meth:`Solutions.parallel` and ``count(workers=)`` run processes).  Other calls
-(``count()``, ``checkpoint()``, ``resume()``) are not synchronised with iteration:
-make them from one thread.
+Threads: reading one stream (or streams derived from it) from several threads is safe,
+and so is reading the iterator :meth:`Solutions.parallel` returns.  The streams of one
+search share a lock, taken for each solution read, so every solution goes to exactly
+one reader and none is torn or repeated; the readers take turns, so this shares out
+the work of one search, it does not speed it up (for that, :meth:`Solutions.parallel`
+and ``count(workers=)`` run processes).  Other calls (``count()``, ``checkpoint()``,
+``resume()``) are not synchronised with iteration: make them from one thread.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import os
 import threading
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from . import capabilities
@@ -119,6 +119,24 @@ class _Drain:
         if self._queue:
             return self._queue.popleft()[1]
         raise StopIteration
+
+
+class _Locked:
+    """An iterator read under a lock, so that several threads may read it: each item
+    goes to one of them (a generator read by two threads at once raises ValueError)."""
+
+    __slots__ = ("_iterator", "_lock")
+
+    def __init__(self, iterator: Iterator[Any], lock: threading.RLock) -> None:
+        self._iterator = iterator
+        self._lock = lock
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        with self._lock:
+            return next(self._iterator)
 
 
 class Solutions(Generic[T]):
@@ -733,7 +751,20 @@ class Solutions(Generic[T]):
         """
         iterate = capabilities.parallel(self._search.problem).iterate
         rest = self._build(iterate(self._search, workers=workers, executor=executor))
-        return itertools.chain(_Drain(self._peeked), rest)
+        # Read under the search's lock, as the stream is: each solution goes to one reader.
+        return _Locked(itertools.chain(_Drain(self._peeked), rest), self._lock)
+
+    def through(self, raw: Iterable[tuple[Any, ...]]) -> Iterator[T]:
+        """The raw solutions ``raw`` of this stream's search, found elsewhere (a listing
+        by other processes), decoded and passed through this stream's steps as its own
+        would be, after those that the streams it derives from read ahead.
+
+        >>> from lazysearch import queens
+        >>> stream = queens(6).map(sorted)
+        >>> list(stream.through([(1, 3, 5, 0, 2, 4)]))
+        [[0, 1, 2, 3, 4, 5]]
+        """
+        return self._build(iter(raw))
 
     # -- combinators -----------------------------------------------------------------
 

@@ -102,9 +102,9 @@ def test_bad_cells_and_digits_are_refused_by_name(
 @pytest.mark.parametrize("pure", [False, True])
 def test_exactly_one_and_preferred_phases_in_the_sat_solver(pure: bool) -> None:
     sat = (
-        _native.load_source("lazysearch.kakuro._cdcl")
+        _native.load_source("lazysearch.sums._cdcl")
         if pure
-        else _native.load("lazysearch.kakuro._cdcl")
+        else _native.load("lazysearch.sums._cdcl")
     )
     seen = set()
     for first in range(4):

@@ -104,7 +104,7 @@ def test_a_window_is_settled_with_the_cells_around_it_given() -> None:
     assert digits is not None
     window = (10, 10, 22, 22)
     assert window_fillings(white, digits, window) == 2  # a random filling: not unique
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     settle(white, digits, window, rng, module)
     assert window_fillings(white, digits, window) == 1
     assert len(kakuro.solve(build(40, 40, white, digits)).take(1)) == 1  # still valid
@@ -170,7 +170,7 @@ def tree_by_replay(puzzle: Puzzle) -> tuple[int, int, int]:
     from lazysearch.kakuro.solver import problem
 
     engine_problem, _ = problem(puzzle)
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     engine = module.KakuroEngine(engine_problem.n, engine_problem.runs)
     nodes = fillings = dead_ends = 0
     stack: list[list[int]] = [[]]

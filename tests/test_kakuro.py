@@ -86,7 +86,7 @@ def small_puzzles(draw: st.DrawFn) -> Puzzle:
 
 
 def test_combination_table_against_itertools() -> None:
-    from lazysearch.kakuro._engine import COMBOS
+    from lazysearch.sums._engine import COMBOS
 
     for length in range(10):
         for total in range(46):
@@ -142,7 +142,7 @@ def block_engine() -> Any:
     from lazysearch.engine import _native
 
     problem, _ = kakuro.problem(kakuro.read(BLOCK))
-    return _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
+    return _native.load("lazysearch.sums._engine").KakuroEngine(problem.n, problem.runs)
 
 
 def test_the_engine_stands_on_the_shared_machine() -> None:
@@ -150,7 +150,7 @@ def test_the_engine_stands_on_the_shared_machine() -> None:
     (lazysearch.engine._machine), kakuro's engine adds its data and its loop."""
     from lazysearch.engine import _machine, _native
 
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     base = _machine.Machine if module.COMPILED else _machine.plain()
     assert issubclass(module.KakuroEngine, base)
     own = vars(module.KakuroEngine)
@@ -193,7 +193,7 @@ def test_restart_is_the_root_of_a_new_engine() -> None:
 
 def test_kakuro_runs_in_plain_python_after_the_plain_machine() -> None:
     """LAZYSEARCH_PURE=1 with the plain Machine loaded first: kakuro imports and solves
-    (its modules read the digit sets from kakuro._combos; importing the compiled engine
+    (its modules read the digit sets from sums._combos; importing the compiled engine
     directly, over the plain Machine, failed with a binary incompatibility)."""
     code = (
         "from lazysearch.engine import _native; _native.load('lazysearch.engine._machine'); "
@@ -228,7 +228,7 @@ def test_the_plain_tree_is_kept(parts: tuple[str, ...]) -> None:
     from lazysearch.engine import _native
 
     problem, _ = kakuro.problem(kakuro.read(shared_file("data", "kakuro", *parts)))
-    engine = _native.load("lazysearch.kakuro._engine").KakuroEngine(problem.n, problem.runs)
+    engine = _native.load("lazysearch.sums._engine").KakuroEngine(problem.n, problem.runs)
     engine.run(0, 3000)
     solutions, position = TREES_AT_3000[parts]
     assert (engine.nodes, engine.solutions) == (3000, solutions)

@@ -15,10 +15,10 @@ from lazysearch import compiled, kakuro
 from lazysearch.engine import _native
 from lazysearch.errors import InvalidSolutionError
 from lazysearch.kakuro import Puzzle, guide
-from lazysearch.kakuro._engine import REFUTED
 from lazysearch.kakuro.puzzle import sum_range
 from lazysearch.kakuro.solver import KakuroProblem, problem
 from lazysearch.parallel import count
+from lazysearch.sums._engine import REFUTED
 from tests.helpers import shared_file
 
 
@@ -26,8 +26,8 @@ from tests.helpers import shared_file
 def sat(request: pytest.FixtureRequest) -> ModuleType:
     """The SAT module as the engines load it, and its plain-Python source beside it."""
     if request.param == "source":
-        return _native.load_source("lazysearch.kakuro._cdcl")
-    return _native.load("lazysearch.kakuro._cdcl")
+        return _native.load_source("lazysearch.sums._cdcl")
+    return _native.load("lazysearch.sums._cdcl")
 
 
 def satisfied(clauses: list[list[int]], model: list[bool]) -> bool:
@@ -77,8 +77,8 @@ def test_luby_sequence(sat: ModuleType) -> None:
 def test_answers_agree_with_brute_force(case: tuple[int, list[list[int]]]) -> None:
     n, clauses = case
     for module in (
-        _native.load("lazysearch.kakuro._cdcl"),
-        _native.load_source("lazysearch.kakuro._cdcl"),
+        _native.load("lazysearch.sums._cdcl"),
+        _native.load_source("lazysearch.sums._cdcl"),
     ):
         solver = loaded(module, n, clauses)
         answer = solver.solve(0)
@@ -213,8 +213,8 @@ def test_the_random_phases_are_the_same_compiled_and_plain(
     compiled module and its plain source take the same number of conflicts."""
     runs = []
     for module in (
-        _native.load("lazysearch.kakuro._cdcl"),
-        _native.load_source("lazysearch.kakuro._cdcl"),
+        _native.load("lazysearch.sums._cdcl"),
+        _native.load_source("lazysearch.sums._cdcl"),
     ):
         monkeypatch.setattr(module, "REPHASE_UNIT", 1)
         monkeypatch.setattr(module, "REPHASE_CYCLE", "R")
@@ -307,7 +307,7 @@ def blocks(draw: st.DrawFn) -> Puzzle:
 
 def sat_fillings(puzzle: Puzzle, sat: ModuleType | None = None) -> set[tuple[int, ...]]:
     """Every model of the puzzle's clauses, each then forbidden, as digits by cell."""
-    sat = sat or _native.load("lazysearch.kakuro._cdcl")
+    sat = sat or _native.load("lazysearch.sums._cdcl")
     prob, _ = problem(puzzle)
     found: set[tuple[int, ...]] = set()
     while True:
@@ -416,7 +416,7 @@ def walk(engine: object) -> tuple[list[tuple[int, ...]], int]:
 
 def test_a_rewound_engine_walks_the_same_tree_as_a_new_one() -> None:
     prob, _ = problem(BLOCK)
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     used = module.KakuroEngine(prob.n, prob.runs)
     used.run(5, 0)
     used.rewind()

@@ -425,7 +425,7 @@ def test_engine_houses_and_sums_count_like_brute_force(data: st.DataObject) -> N
     repeat) against trying every filling of 4 cells."""
     from lazysearch.engine import _native
 
-    engine_module = _native.load("lazysearch.kakuro._engine")
+    engine_module = _native.load("lazysearch.sums._engine")
     subsets = st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True)
     houses = data.draw(st.lists(subsets, max_size=2))
     runs = [
@@ -488,7 +488,7 @@ def test_engine_cages_by_combinations_match_brute_force(data: st.DataObject) -> 
     and no digit of a cell the root's domains rule out, against brute force."""
     from lazysearch.engine import _native
 
-    engine_module = _native.load("lazysearch.kakuro._engine")
+    engine_module = _native.load("lazysearch.sums._engine")
     n = 6
     cells = st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)
     houses = data.draw(st.lists(cells, min_size=1, max_size=2))
@@ -513,7 +513,7 @@ def test_engine_takes_a_cages_needed_digits_from_its_house() -> None:
     fillings."""
     from lazysearch.engine import _native
 
-    engine_module = _native.load("lazysearch.kakuro._engine")
+    engine_module = _native.load("lazysearch.sums._engine")
     engine = engine_module.KakuroEngine(9, [(tuple(range(9)), 45, 0), ((0, 4, 8), 6, 0)], (), [0])
     assert engine.domains() == [7, 511 & ~7, 511 & ~7, 511 & ~7, 7, 511 & ~7, 511 & ~7, 511 & ~7, 7]
     engine.run(0, 0)
@@ -523,7 +523,7 @@ def test_engine_takes_a_cages_needed_digits_from_its_house() -> None:
 def test_engine_refuses_a_house_with_more_than_one_digit_set() -> None:
     from lazysearch.engine import _native
 
-    engine_module = _native.load("lazysearch.kakuro._engine")
+    engine_module = _native.load("lazysearch.sums._engine")
     with pytest.raises(ValueError, match="run 0 is no house: 2 cells making 7"):
         engine_module.KakuroEngine(2, [((0, 1), 7, 0)], (), [0])
 

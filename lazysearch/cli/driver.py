@@ -255,7 +255,7 @@ class Walk:
         with contextlib.ExitStack() as cluster:  # the Dask client of --scheduler
             solutions: Iterator[Any] = chosen
             if self._in_parallel():  # in parallel, or a plan
-                solutions = chosen._build(iter(self._listing(cluster)))
+                solutions = chosen.through(self._listing(cluster))
             for solution in solutions:
                 runner.found += 1
                 if not args.count and (runner.found == nth if nth else runner.found % every == 0):

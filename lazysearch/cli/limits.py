@@ -80,11 +80,12 @@ def check_sizes(args: argparse.Namespace) -> None:
         command_sizes(args)
 
 
-def check_squares(squares: int, rows: int, cols: int) -> None:
-    """Refuse a board of more squares than the engines number."""
+def check_squares(squares: int, *sides: int, unit: str = "squares") -> None:
+    """Refuse a board (of these ``sides``) of more squares (or other ``unit``: cells,
+    triangles) than the engines number."""
     if squares > MAX_SQUARES:
         raise TooLargeError(
-            f"a {rows}x{cols} board has {squares:,} squares; the engine numbers "
+            f"a {'x'.join(map(str, sides))} board has {squares:,} {unit}; the engine numbers "
             f"them in 32 bits (at most {MAX_SQUARES:,})"
         )
 

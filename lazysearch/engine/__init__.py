@@ -5,7 +5,8 @@
   ``run()`` loop;
 - :mod:`.states`: the states of an engine's walk and the kinds of leaf it reports;
 - ``bitops.pxd``: bit counting for the compiled engines, one machine instruction each
-  (``from cython.cimports.lazysearch.engine.bitops import lowest64, popcount64``);
+  (``from cython.cimports.lazysearch.engine.bitops import lowest64, popcount64``), and
+  :mod:`.bitops`, the same functions as plain Python for an engine run uncompiled;
 - :mod:`.registry`: the list of compiled modules that setup.py, the loader and
   ``lazysearch --version`` read;
 - :mod:`._native`: the loader (an engine's compiled extension, or its source);

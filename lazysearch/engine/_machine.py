@@ -4,7 +4,7 @@ Every search engine (the exact-cover engines :mod:`lazysearch.exactcover._dlx`,
 :mod:`~lazysearch.exactcover._cells`, :mod:`~lazysearch.exactcover._mcc` and
 :mod:`~lazysearch.exactcover._bits`, the polyomino tiling engine
 :mod:`lazysearch.puzzles._tiling`, the knight's tour engine :mod:`lazysearch.knights._tour`
-and the kakuro engine :mod:`lazysearch.kakuro._engine`) subclasses :class:`Machine` and
+and the kakuro engine :mod:`lazysearch.sums._engine`) subclasses :class:`Machine` and
 adds its data and its ``run()`` loop.  The machine keeps the stack: ``x[t]`` the choice
 taken at level ``t`` (engine-specific: a node, a cell, a placement, a square), ``k[t]``
 its index among the node's children and ``d[t]`` their number.  The *position* is

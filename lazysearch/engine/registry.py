@@ -27,8 +27,8 @@ ENGINES: dict[str, str | None] = {
     "lazysearch.exactcover._mcc": MACHINE,
     "lazysearch.exactcover._memo": None,
     "lazysearch.graphs._walk": MACHINE,
-    "lazysearch.kakuro._cdcl": None,
-    "lazysearch.kakuro._engine": MACHINE,
+    "lazysearch.sums._cdcl": None,
+    "lazysearch.sums._engine": MACHINE,
     "lazysearch.knights._table": None,
     "lazysearch.knights._count": TABLE,
     "lazysearch.knights._join": TABLE,
@@ -41,4 +41,4 @@ ENGINES: dict[str, str | None] = {
 
 #: Modules compiled for speed that are not engines: imported as usual (not through the
 #: loader, so ``LAZYSEARCH_PURE`` leaves them compiled) and not listed by ``--version``.
-HELPERS: tuple[str, ...] = ("lazysearch.kakuro._combos",)
+HELPERS: tuple[str, ...] = ("lazysearch.sums._combos",)

@@ -61,14 +61,7 @@ if cython.compiled:
     from cython.cimports.lazysearch.engine.bitops import lowest64, popcount64
 else:
     Machine = _machine.plain()
-
-    def popcount64(v: int) -> int:
-        """The number of bits set in ``v``."""
-        return v.bit_count()
-
-    def lowest64(v: int) -> int:
-        """The index of the lowest bit set in ``v`` (``v`` not 0)."""
-        return (v & -v).bit_length() - 1
+    from lazysearch.engine.bitops import lowest64, popcount64
 
 
 def words_needed(options: int) -> int:

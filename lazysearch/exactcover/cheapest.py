@@ -311,10 +311,10 @@ class CheapestSearch(Search):
         if cost is not None:
             resumed._enter_stage(cost)
             resumed._spent = 0
-            resumed._restore(cp["position"], {"enter": 0, "leaf": 1, "done": 2}[cp["state"]])
+            resumed.restore(cp["position"], {"enter": 0, "leaf": 1, "done": 2}[cp["state"]])
         elif cp["state"] == "done":
             resumed._over = True
-            resumed._engine.state = DONE
+            resumed.engine.state = DONE
         resumed._spent = cp["nodes"]
         resumed.emitted = cp["solutions"]
         return resumed

@@ -14,18 +14,59 @@ It is made by :meth:`lazysearch.stream.Solutions.diagram`; see docs/exact-cover.
 from __future__ import annotations
 
 import random
+import re
 from array import array
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ..errors import LazysearchError, ParseError
+from ..errors import LazysearchError, ParseError, brief
+from ..textfiles import read_text
 
 T = TypeVar("T")
 
 #: The first word of the text format's header line, and its version.
 FORMAT = "lazysearch-diagram"
 VERSION = 1
+
+
+#: The most digits of the header's ``count=`` (the number of solutions may pass 2**63;
+#: Python refuses to read an int of more than 4,300 digits).
+MAX_COUNT_DIGITS = 1000
+#: A word of a line, with its place (columns are counted from 1).
+_WORD = re.compile(r"\S+")
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _number(word: str, digits: int = 19) -> int | None:
+    """``word`` as a number, if it is ASCII digits only (no sign, no ``'²'``) below
+    2**63, or of at most ``digits`` digits when that is more than 19; else None."""
+    if len(word) > digits or _DIGITS.fullmatch(word) is None:
+        return None
+    value = int(word)
+    return value if digits > 19 or value < 1 << 63 else None
+
+
+def _header(head: str, fail: Callable[..., ParseError]) -> dict[str, int]:
+    """The header line's numbers (``nodes``, ``edges``, ``root``, ``count``)."""
+    words = [(m.group(), m.start() + 1) for m in _WORD.finditer(head)]
+    if len(words) != 6 or words[0][0] != FORMAT:
+        raise fail(1, f"expected a header '{FORMAT} {VERSION} nodes=.. edges=.. root=.. count=..'")
+    if words[1][0] != str(VERSION):
+        raise fail(1, f"format version {brief(words[1][0])} is not {VERSION}", words[1][1])
+    fields: dict[str, int] = {}
+    for (word, column), name in zip(words[2:], ("nodes", "edges", "root", "count"), strict=True):
+        key, _, value = word.partition("=")
+        number = _number(value, MAX_COUNT_DIGITS if name == "count" else 19)
+        if key != name or number is None:
+            bound = f"at most {MAX_COUNT_DIGITS:,} of them" if name == "count" else "below 2**63"
+            raise fail(
+                1,
+                f"expected {name}=<number> (ASCII digits, {bound}), got {brief(word)}",
+                column,
+            )
+        fields[name] = number
+    return fields
 
 
 def check_sample(k: object, seed: object) -> None:
@@ -308,26 +349,16 @@ class Diagram(Generic[T]):
         Raises
         ------
         ParseError
-            Naming ``source`` and the line, when the text is not in the format.
+            Naming ``source``, the line and the column, when the text is not in the
+            format: numbers are ASCII digits, below 2**63 (``count=`` at most
+            :data:`MAX_COUNT_DIGITS` digits).
         """
         lines = text.splitlines()
 
-        def fail(line: int, why: str) -> ParseError:
-            return ParseError(why, source=source, line=line, column=1)
+        def fail(line: int, why: str, column: int = 1) -> ParseError:
+            return ParseError(why, source=source, line=line, column=column)
 
-        head = lines[0].split() if lines else []
-        fields: dict[str, int] = {}
-        if len(head) != 6 or head[0] != FORMAT:
-            raise fail(
-                1, f"expected a header '{FORMAT} {VERSION} nodes=.. edges=.. root=.. count=..'"
-            )
-        if head[1] != str(VERSION):
-            raise fail(1, f"format version {head[1]!r} is not {VERSION}")
-        for word, name in zip(head[2:], ("nodes", "edges", "root", "count"), strict=True):
-            key, _, value = word.partition("=")
-            if key != name or not value.isdigit():
-                raise fail(1, f"expected {name}=<number>, got {word!r}")
-            fields[name] = int(value)
+        fields = _header(lines[0] if lines else "", fail)
         size = fields["nodes"]
         if size < 2:
             raise fail(1, f"nodes={size}, but a diagram has at least its two terminals")
@@ -340,23 +371,30 @@ class Diagram(Generic[T]):
         child = array("q")
         for v in range(2, size):
             line = v  # node v is on line v: the header is line 1
-            words = lines[line - 1].split()
-            if len(words) < 3 or words[0] != str(v) or not words[1].isdigit():
+            words = [(m.group(), m.start() + 1) for m in _WORD.finditer(lines[line - 1])]
+            if len(words) < 3 or words[0][0] != str(v) or _number(words[1][0]) is None:
+                bad_item = len(words) > 1 and words[0][0] == str(v) and _number(words[1][0]) is None
+                at = words[1][1] if bad_item else 1
                 raise fail(
-                    line, f"expected '{v} <item> <option>:<child> ...', got {lines[v - 1]!r}"
+                    line,
+                    f"expected '{v} <item> <option>:<child> ...', got {brief(lines[v - 1])}",
+                    at,
                 )
-            item.append(int(words[1]))
+            item.append(int(words[1][0]))
             first.append(len(option))
             total = 0
-            for pair in words[2:]:
+            for pair, column in words[2:]:
                 o, sep, c = pair.partition(":")
-                if not sep or not o.isdigit() or not c.isdigit() or not 1 <= int(c) < v:
+                o_number, c_number = _number(o), _number(c)
+                if not sep or o_number is None or c_number is None or not 1 <= c_number < v:
                     raise fail(
-                        line, f"expected <option>:<child> with a child 1..{v - 1}, got {pair!r}"
+                        line,
+                        f"expected <option>:<child> with a child 1..{v - 1}, got {brief(pair)}",
+                        column,
                     )
-                option.append(int(o))
-                child.append(int(c))
-                total += count[int(c)]
+                option.append(o_number)
+                child.append(c_number)
+                total += count[c_number]
             count.append(total)
         first.append(len(option))
         root = fields["root"]
@@ -373,4 +411,4 @@ class Diagram(Generic[T]):
         cls, path: str | Path, decode: Callable[[tuple[int, ...]], T] | None = None
     ) -> Diagram[T]:
         """The diagram in the file ``path`` (see :meth:`from_text`)."""
-        return cls.from_text(Path(path).read_text(encoding="utf-8"), decode, source=str(path))
+        return cls.from_text(read_text(path), decode, source=str(path))

@@ -43,6 +43,7 @@ import re
 from collections.abc import Hashable, Iterator
 
 from ..errors import ParseError, brief
+from ..textfiles import read_text
 from .problem import Colour, ExactCover
 
 _TOKEN = re.compile(r"[^\s|]+|\|")
@@ -298,9 +299,7 @@ def _bound(token: str, secondary: bool, source: str, line: int, column: int) -> 
 
 def read(path: str | os.PathLike[str]) -> ExactCover:
     """Read a problem from a file in Knuth's format (see :func:`parse`)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    return parse(text, source=os.fspath(path))
+    return parse(read_text(path), source=os.fspath(path))
 
 
 def _name(label: Hashable, what: str) -> str:

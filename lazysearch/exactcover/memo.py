@@ -165,7 +165,7 @@ def count(search: Search, method: str, max_nodes: int | None) -> int | None:
         except _native.load("lazysearch.exactcover._memo").TableFull:
             return None
     total = walk(memo, bound)
-    search._finish(min(total, (1 << 63) - 1), int(memo.nodes))
+    search.finish(min(total, (1 << 63) - 1), int(memo.nodes))
     return total
 
 
@@ -513,7 +513,7 @@ def count_within(
     found = int(saved["found"])
     share = found - began.found
     if memo.done:
-        search._finish(min(found, (1 << 63) - 1), int(saved["nodes"]))
+        search.finish(min(found, (1 << 63) - 1), int(saved["nodes"]))
         return Partial(share, True, 1.0, 0.0, saved)
     walked = float(saved["progress"])
     rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)

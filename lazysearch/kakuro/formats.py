@@ -51,6 +51,7 @@ from json import scanner as json_scanner
 from typing import Any, NamedTuple
 
 from ..errors import brief
+from ..textfiles import read_text
 from .puzzle import Cell, KakuroError, KakuroParseError, Location, Puzzle
 from .puzzle import write_grid as write_grid
 
@@ -120,8 +121,7 @@ def read_all(source: str | os.PathLike[str], *, format: str | None = None) -> li
         isinstance(source, str) and "\n" not in source and source.lstrip()[:1] not in "{["
     ):
         path = os.fspath(source)
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
+        text = read_text(path, encoding="utf-8-sig", error=KakuroParseError)
         return loads(text, source=path, format=format)
     if not isinstance(source, str):
         raise TypeError(f"read() takes a path or a text, not {type(source).__name__}")

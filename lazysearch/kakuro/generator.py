@@ -10,8 +10,8 @@ The layout starts all white inside the clue row and column and blackens cells in
 random order while more are white than ``density`` asks, taking only cells that leave
 no run of one cell; then every run longer than nine is split the same way.  The filling
 puts random digits cell by cell, no digit twice in a run, backing up where a cell has
-none left.  The engine of :mod:`._engine`, guided to that filling, then looks for a
-second one; where it finds one, a cell where the two differ takes another digit (or,
+none left.  The engine of :mod:`lazysearch.sums._engine`, guided to that filling, then
+looks for a second one; where it finds one, a cell where the two differ takes another digit (or,
 when no digit fits, turns black), and the search runs again.  On large grids
 (:data:`LOCAL_FROM`) windows of the grid are settled first, each searched alone with
 the cells around it given (:func:`settle`), and after each change the whole search
@@ -26,7 +26,7 @@ from typing import Any
 from ..engine import _native
 from ..errors import brief
 from ..puzzles.rating import Rating, rating, walk
-from ._combos import COMBOS
+from ..sums._combos import COMBOS
 from .puzzle import Cell, KakuroError, Puzzle
 from .solver import Filling, problem
 
@@ -101,7 +101,7 @@ def generate(
     elif isinstance(seed, bool) or not isinstance(seed, int):
         raise KakuroError(f"generate() takes a whole number as seed; got {brief(seed)}")
     rng = random.Random(seed)
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     while True:
         white = layout(rows, cols, target, rng)
         if len(white) < 4:  # splitting long runs took them all: another layout
@@ -430,7 +430,7 @@ def rate(puzzle: Puzzle) -> Rating:
         If the puzzle has no filling or more than one.
     """
     engine_problem, _ = problem(puzzle)
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     engine = module.KakuroEngine(engine_problem.n, engine_problem.runs, engine_problem.order())
     found, dead_ends = walk(engine, 2)
     if found != 1:

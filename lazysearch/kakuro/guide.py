@@ -1,12 +1,12 @@
 """A first filling for the puzzles the tree search cannot reach one of soon.
 
-The tree search (:mod:`._engine`) keeps every run arc consistent but learns nothing
-from a dead end.  On a large, loosely clued grid with many fillings (MarcelGarus's
+The tree search (:mod:`lazysearch.sums._engine`) keeps every run arc consistent but
+learns nothing from a dead end.  On a large, loosely clued grid with many fillings (MarcelGarus's
 ``huge.kakuro``: 101x31, 2,100 white cells, filled by a generator that places random
 digits) an early choice can leave no filling while the proof of that lies in a wide
 region that each run's consistency does not see; the search then works deep below the
-mistake for ever.  A clause-learning SAT search (:mod:`._cdcl`) learns why each dead end
-failed and finds a filling in about half a second.
+mistake for ever.  A clause-learning SAT search (:mod:`lazysearch.sums._cdcl`) learns why
+each dead end failed and finds a filling in about half a second.
 
 That filling becomes the tree's *guide*: each cell tries its guide digit first.  The
 tree keeps the same nodes and solutions, so counts, positions and subtrees mean what
@@ -28,7 +28,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..engine import _native
-from ._combos import REFUTED, run_combos
+from ..sums._combos import REFUTED, run_combos
 
 if TYPE_CHECKING:
     from .solver import KakuroProblem
@@ -117,14 +117,14 @@ def sums_refute(problem: KakuroProblem, domains: list[int]) -> bool:
 
 
 def sat_solver(problem: KakuroProblem, domains: list[int] | None = None, module: Any = None) -> Any:
-    """A SAT solver (of ``module``, default :mod:`._cdcl` as the engines load it) holding
-    the puzzle's clauses (:meth:`~._cdcl.Solver.add_cells`,
-    :meth:`~._cdcl.Solver.add_run`): variable ``9 * c + d`` says that cell ``c`` holds
-    digit ``d + 1``, and each run has one variable per combination of distinct digits
+    """A SAT solver (of ``module``, default :mod:`lazysearch.sums._cdcl` as the engines
+    load it) holding the puzzle's clauses (:meth:`~lazysearch.sums._cdcl.Solver.add_cells`,
+    :meth:`~lazysearch.sums._cdcl.Solver.add_run`): variable ``9 * c + d`` says that cell
+    ``c`` holds digit ``d + 1``, and each run has one variable per combination of distinct digits
     that makes its sum and avoids its givens.  ``domains``: what the tree's root
     propagation left each cell (a 9-bit mask), given as facts (on ``huge.kakuro``: 10,416
     conflicts instead of 43,527)."""
-    sat = module or _native.load("lazysearch.kakuro._cdcl")
+    sat = module or _native.load("lazysearch.sums._cdcl")
     combos = [run_combos(len(cells), total, used) for cells, total, used in problem.runs]
     solver = sat.Solver(9 * problem.n + sum(len(masks) + 9 for masks in combos))
     for c, mask in enumerate(domains or ()):
@@ -176,7 +176,7 @@ def sat_filling(
     answers, in slices of :data:`SLICE` conflicts with signals seen between them).
     :data:`PORTFOLIO` copies, differently numbered, take turns; ``max_conflicts``
     counts all of theirs."""
-    sat = _native.load("lazysearch.kakuro._cdcl")
+    sat = _native.load("lazysearch.sums._cdcl")
     copies: list[tuple[Any, list[int]]] = []
     spent = 0
     turn = 0
@@ -217,7 +217,7 @@ def find_with_engine(
     ``()`` (it is then the plain tree's engine: no need to build another), else None."""
     if dive is None:
         dive = DIVE_NODES
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     engine = module.KakuroEngine(problem.n, problem.runs)
     domains = engine.domains()
     if dive > 0 and (engine.run(1, dive) or engine.state == module.DONE):

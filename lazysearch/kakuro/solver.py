@@ -108,7 +108,7 @@ class KakuroProblem:
         if self._spare is not None:
             spare, self._spare = self._spare, None
             return spare
-        module = _native.load("lazysearch.kakuro._engine")
+        module = _native.load("lazysearch.sums._engine")
         engine: Engine = module.KakuroEngine(self.n, self.runs, order)
         return engine
 

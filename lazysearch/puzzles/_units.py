@@ -49,6 +49,11 @@ from lazysearch.engine import _buffers
 
 COMPILED: bool = cython.compiled
 
+if cython.compiled:
+    from cython.cimports.lazysearch.engine.bitops import lowest64
+else:
+    from lazysearch.engine.bitops import lowest64
+
 #: Set in a cell's mask once its single digit has been taken out of its peers.
 PLACED = 1 << 40
 #: The largest number of digits: masks and the PLACED flag share a 64-bit word.
@@ -59,32 +64,10 @@ UNKNOWN = -1
 
 @cython.cfunc
 @cython.inline
-def popcount64(v: cython.longlong) -> cython.int:
-    """The number of bits set in ``v``."""
-    k: cython.int = 0
-    while v:
-        v &= v - 1
-        k += 1
-    return k
-
-
-@cython.cfunc
-@cython.inline
 def two_bits(v: cython.longlong) -> cython.bint:
     """Whether exactly two bits of ``v`` are set."""
     w: cython.longlong = v & (v - 1)
     return v != 0 and w != 0 and (w & (w - 1)) == 0
-
-
-@cython.cfunc
-@cython.inline
-def lowest_bit(v: cython.longlong) -> cython.int:
-    """The index of the lowest bit set in ``v`` (``v`` not 0)."""
-    k: cython.int = 0
-    while not v & 1:
-        v >>= 1
-        k += 1
-    return k
 
 
 @cython.cclass
@@ -380,7 +363,7 @@ class UnitsEngine:
                     continue
                 w = cython.cast(cython.longlong, 1) << i
                 while v:
-                    d = lowest_bit(v)
+                    d = lowest64(v)
                     v &= v - 1
                     where[d] |= w
             for d in range(n):

@@ -10,7 +10,7 @@ None
 
 A clue ``d`` in cell ``c`` of a puzzle with one filling can go exactly when no filling of
 the puzzle without it puts another digit than ``d`` in ``c``.  :func:`other_filling`
-asks the SAT search (:mod:`lazysearch.kakuro._cdcl`) for such a filling: a variable for
+asks the SAT search (:mod:`lazysearch.sums._cdcl`) for such a filling: a variable for
 each digit a blank cell may still take once its units' givens are out, each cell exactly
 one of its digits, each unit each digit it lacks exactly once, and ``c`` not ``d``.  The
 tree search of :mod:`._units` finds most answers within a few hundred nodes; on sparse
@@ -57,7 +57,7 @@ def other_filling(
     search's time is what it is (SAT is NP-complete): on the sparse 25x25 grids the
     generator asks about, a few thousand conflicts.
     """
-    sat = _native.load("lazysearch.kakuro._cdcl")
+    sat = _native.load("lazysearch.sums._cdcl")
     n = len(units[0])
     cells = len(puzzle)
     if type(cell) is not int or not 0 <= cell < cells:

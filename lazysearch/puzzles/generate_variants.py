@@ -30,7 +30,7 @@ cages can be merged without a second filling (``minimal=False``: one pass, quick
 more cages).  A merge's proof may take ``max_nodes``
 (default :data:`KILLER_NODES`) nodes; a merge whose proof runs past it is not made, and
 the puzzle's ``minimal`` is then False (unique still).  The killer proofs run on the kakuro
-engine (:mod:`lazysearch.kakuro._engine`, a unit a run of sum ``n(n + 1)/2``), so
+engine (:mod:`lazysearch.sums._engine`, a unit a run of sum ``n(n + 1)/2``), so
 killer puzzles are at most 9x9.
 """
 
@@ -376,7 +376,7 @@ def killer_engine(rules: Variant, cages: Sequence[Cage], guide: Sequence[int] = 
     whole = n * (n + 1) // 2
     runs = [(tuple(r * n + c for r, c in cells), whole, 0) for _, cells in rules.units]
     runs += [(tuple(r * n + c for r, c in cells), total, 0) for total, cells in cages]
-    module = _native.load("lazysearch.kakuro._engine")
+    module = _native.load("lazysearch.sums._engine")
     return module.KakuroEngine(n * n, runs, guide)
 
 

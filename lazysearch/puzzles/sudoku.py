@@ -26,6 +26,7 @@ from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
 from ..stream import Solutions
+from ..textfiles import read_text
 from .sudoku_grid import BLANKS as BLANKS
 from .sudoku_grid import SYMBOLS as SYMBOLS
 from .sudoku_grid import Grid as Grid
@@ -143,8 +144,7 @@ def read(path: str | os.PathLike[str]) -> list[str]:
     puzzle comes back as one line of symbols (``1``-``9`` then ``A``-``Z``).  A line of
     the wrong length is a :class:`ParseError` naming the file, line and column.
     """
-    with open(path, encoding="utf-8") as f:
-        return loads(f.read(), source=os.fspath(path))
+    return loads(read_text(path), source=os.fspath(path))
 
 
 def loads(text: str, *, source: str = "<text>") -> list[str]:

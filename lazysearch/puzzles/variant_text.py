@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from ..errors import ParseError, brief, json_line
+from ..textfiles import read_text
 from .sudoku_grid import SYMBOLS, SudokuError
 from .variant_rules import (
     LABELS,
@@ -425,5 +426,4 @@ def _assemble(
 
 def read(path: str) -> VariantText:
     """One variant puzzle from a file; see :func:`loads`."""
-    with open(path, encoding="utf-8") as f:
-        return loads(f.read(), source=path)
+    return loads(read_text(path), source=path)

@@ -10,7 +10,7 @@
 A variant is a list of *units* (sets of ``n`` cells holding every value once: rows,
 columns, boxes or jigsaw regions, the two diagonals) and of *cages* (cells holding
 distinct values that add up to a clue).  With cages and ``n <= 9`` it is solved on the
-kakuro engine (:mod:`lazysearch.kakuro._engine`): a unit is a run of ``n`` cells adding
+kakuro engine (:mod:`lazysearch.sums._engine`): a unit is a run of ``n`` cells adding
 up to ``n(n + 1)/2``, a cage a run without its clue cell, and a cell lies in three to
 six runs.  Without cages, or past 9x9, it is exact cover (one item per cell and per
 (unit, value); a cage is one option per way of filling it).
@@ -82,7 +82,7 @@ def kakuro_problem(
     541 nodes to 377, and finds seed 484's solution at node 123 of 207 instead of 292
     of 311.
     """
-    from ..kakuro._combos import REFUTED
+    from ..sums._combos import REFUTED
 
     n = rules.n
     value = [v for row in rows for v in row]
@@ -191,7 +191,7 @@ class KillerProblem:
     def _build(self, guide: tuple[int, ...]) -> Engine:
         from ..engine import _native
 
-        module = _native.load("lazysearch.kakuro._engine")
+        module = _native.load("lazysearch.sums._engine")
         engine: Engine = module.KakuroEngine(self.n, self.runs, guide, self.houses, self.sums)
         return engine
 

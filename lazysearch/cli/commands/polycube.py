@@ -4,11 +4,13 @@ filled with a set of pieces."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import rules
 from ..driver import run as run_search
 from ..exits import CliError
+from ..limits import check_squares
 from ..options import add_run_options
 
 if TYPE_CHECKING:
@@ -56,7 +58,22 @@ def add_parser(commands: Any) -> None:
         "reflection counts when it maps the piece set onto itself)",
     )
     add_run_options(polycube, formats=("text", "json", "svg"))
-    polycube.set_defaults(handler=run, rules=RULES)
+    polycube.set_defaults(handler=run, rules=RULES, sizes=check_size)
+
+
+def board_cells(grid: str, size: tuple[int, ...]) -> int:
+    """The cells of the board ``size`` on ``grid``, counted without building it: a box
+    of cubes, or a parallelogram of ``2 * cols`` triangles or ``cols`` hexagons a row
+    (see :func:`lazysearch.puzzles.polyomino.parallelogram`)."""
+    return math.prod(size) * (2 if grid == "triangle" else 1)
+
+
+def check_size(args: argparse.Namespace) -> None:
+    """Refuse, before any board is built, one of more cells than the engines number."""
+    grid = POLYFORM_SETS[args.pieces][0]
+    if args.board is not None and len(args.board) == (3 if grid == "cube" else 2):
+        unit = {"cube": "cubes", "triangle": "triangles", "hex": "hexagons"}[grid]
+        check_squares(board_cells(grid, args.board), *args.board, unit=unit)
 
 
 def polyform_size(text: str) -> tuple[int, ...]:
@@ -90,16 +107,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if len(size) != want:
         shape = "a box XxYxZ" if grid == "cube" else "a parallelogram ROWSxCOLS"
         raise CliError(f"{args.pieces} fill {shape}, got --board {'x'.join(map(str, size))}")
+    area = sum(len(p.cells) for p in pieces.values())
+    cells = board_cells(grid, size)
+    if area != cells:  # found before the board is built: a huge one is refused at once
+        raise CliError(
+            f"the {len(pieces)} {args.pieces} cover {area} cells, and the board "
+            f"{'x'.join(map(str, size))} has {cells}"
+        )
     if grid == "cube":
         board = polyomino.box(*size)
     else:
         board = polyomino.parallelogram(size[0], size[1], grid)
-    area = sum(len(p.cells) for p in pieces.values())
-    if area != len(board.cells):
-        raise CliError(
-            f"the {len(pieces)} {args.pieces} cover {area} cells, and the board "
-            f"{'x'.join(map(str, size))} has {len(board.cells)}"
-        )
     stream = polyomino.tile(board, pieces, reflect=not physical, distinct=args.distinct)
 
     def show(n: int, tiling: Tiling) -> str:

@@ -49,9 +49,9 @@ from lazysearch.engine.states import DONE as DONE
 from lazysearch.engine.states import ENTER as ENTER
 from lazysearch.engine.states import LEAF as LEAF
 from lazysearch.engine.states import SOLUTION as SOLUTION
-from lazysearch.kakuro._combos import COMBOS as COMBOS  # for this engine's users too
-from lazysearch.kakuro._combos import REFUTED as REFUTED
-from lazysearch.kakuro._combos import run_combos as run_combos
+from lazysearch.sums._combos import COMBOS as COMBOS  # for this engine's users too
+from lazysearch.sums._combos import REFUTED as REFUTED
+from lazysearch.sums._combos import run_combos as run_combos
 
 COMPILED: bool = cython.compiled
 

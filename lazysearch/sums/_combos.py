@@ -1,4 +1,4 @@
-"""The digit sets of kakuro runs, as bitmasks: plain data for the engine
+"""The digit sets of kakuro runs and killer cages, as bitmasks: plain data for the engine
 (:mod:`._engine`), the SAT guide and the generator.
 
 They live apart from the engine so that those modules can read them without importing
