@@ -116,15 +116,21 @@ def _remove_stale_temporaries(path: str) -> None:
 def remove_stale_temporaries(folder: str, prefix: str, suffix: str) -> None:
     """Remove the files of ``folder`` named ``prefix``, a process id, ``.``, anything,
     ``suffix``, whose process is gone: temporary files of writers killed before they
-    could remove or rename them.  A live process's file is left alone."""
+    could remove or rename them.  A live process's file is left alone.  ``prefix``
+    may hold one ``*``, standing for any part of a name (a temporary file of any file
+    of the folder)."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
+    start, _, end = prefix.partition("*")
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(suffix)):
+        if not (name.startswith(start) and name.endswith(suffix)):
             continue
-        pid = name[len(prefix) :].split(".", 1)[0]
+        at = name.rfind(end) if end else len(start)
+        if at < len(start):
+            continue
+        pid = name[at + len(end) :].split(".", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
