@@ -593,9 +593,11 @@ class Runner:
             self._bar.n = search.progress()
             self._bar.set_postfix_str(f"{self.found} found", refresh=False)
             self._bar.update(0)
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if search.done:  # finished within the chunk that spent the budget: no stop
+            pass
+        elif self.deadline is not None and time.monotonic() >= self.deadline:
             self._out_of_budget(search, "time limit")
-        if self.node_limit is not None and search.stats.nodes >= self.node_limit:
+        elif self.node_limit is not None and search.stats.nodes >= self.node_limit:
             self._out_of_budget(search, "node limit")
         if self.path is None:
             return

@@ -120,14 +120,34 @@ def walk(memo: Any, max_nodes: int, what: str = "count(method='memo')") -> int:
     return total
 
 
+#: What a search of each kind with no exact cover behind it is, and why a count by memo
+#: (which remembers a subproblem by the items left to cover) cannot count it.
+_WITHOUT_COVER = {
+    "exact-cover": "its items have multiplicities or its options costs (Algorithm M), and "
+    "how often each item is still to be covered is not in the items left",
+    "kakuro": "it places digits by sums (a kakuro, or a sudoku variant with cages or sums), "
+    "with no items and options to cover",
+    "knights-tour": "a knight's tour is a path, with no items and options to cover",
+    "graph-hamilton": "a Hamiltonian path or cycle has no items and options to cover",
+}
+
+
+def _no_cover(kind: str) -> str:
+    """Why a count by memo cannot count a search of ``kind``, and what to use instead.
+
+    >>> _no_cover("kakuro")[:30]
+    'it places digits by sums (a ka'
+    """
+    why = _WITHOUT_COVER.get(kind, f"a {kind} search has no items and options to cover")
+    return f"{why}; count it with method='enumerate' (--method enumerate)"
+
+
 def _whole_cover(search: Search, what: str) -> MemoCover:
     """The exact cover of ``search`` for a memo count ``what`` names, refused when it
     has none or the search was already read from (a memo count starts at the root)."""
     cover = cover_of(search.problem)
     if cover is None:
-        raise LazysearchError(
-            f"{what} counts exact covers; a {search.problem.kind} search has none behind it"
-        )
+        raise LazysearchError(f"{what} cannot count this search: {_no_cover(search.problem.kind)}")
     if not (search.prefix == () and search.stats.nodes == 0 and not search.done):
         raise LazysearchError(
             f"{what} counts a whole search from its start, and this one "
