@@ -40,7 +40,12 @@ DEFAULT_EVERY = 5.0
 
 
 class Stop(Exception):
-    """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written."""
+    """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written.
+
+    A parallel count's carries the solutions of its finished subtrees (its argument)
+    and how many of the plan's subtrees are finished and planned (``subtrees``)."""
+
+    subtrees: tuple[int, int] | None = None
 
 
 class OutOfBudget(Exception):
