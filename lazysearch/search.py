@@ -505,7 +505,8 @@ def validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         raise CheckpointError(f"a checkpoint is a dict, not {type(checkpoint).__name__}")
     if checkpoint.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"not a lazysearch checkpoint (format {checkpoint.get('format')!r})")
-    if checkpoint.get("version") != CHECKPOINT_VERSION:
+    version = checkpoint.get("version")
+    if type(version) is not int or version != CHECKPOINT_VERSION:
         raise CheckpointError(
             f"checkpoint version {checkpoint.get('version')!r} is not {CHECKPOINT_VERSION}, "
             "the version this lazysearch reads"

@@ -162,9 +162,7 @@ def test_join_stops_where_tick_raises() -> None:
     assert join.join_count(5, 6, tick=seen.append).count == 8
 
 
-def test_cli_join_time_limit_exits_5(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_join_time_limit_exits_5(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # (its checkpoint: tests/test_knights_joinrun.py)
     argv = ["knights", "6x8", "--closed", "--count", "--method", "join"]
     assert main([*argv, "--time-limit", "0.001"]) == 5

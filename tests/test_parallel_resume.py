@@ -78,6 +78,9 @@ def test_resume_checks_the_run_file(tmp_path: Path) -> None:
     record = json.loads(path.read_text())
     record["plan"]["done"][0][0] = 10**6
     path.write_text(json.dumps(record))
+    with pytest.raises(CheckpointError, match="does not match its sha256"):
+        queens(8).count(workers=2, resume=path)
+    path.write_text(json.dumps(longrun.seal(record)))  # checked beyond its digest
     with pytest.raises(CheckpointError, match=r"plan.done\[0\]"):
         queens(8).count(workers=2, resume=path)
     with pytest.raises(LazysearchError, match="give workers= or executor="):

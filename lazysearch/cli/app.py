@@ -83,8 +83,16 @@ def _one_line_warning(args: argparse.Namespace) -> Callable[..., None]:
     """Show a warning as one line naming the command (a helper process lost and its
     work done again, say), not Python's two lines with a source line."""
 
+    unverified: set[str] = set()  # a run file read twice (a plan's) warns once
+
     def show(message: Warning | str, *rest: Any, **kwargs: Any) -> None:
         line = " ".join(str(message).split())
+        from ..longrun import UnverifiedWarning
+
+        if isinstance(message, UnverifiedWarning):
+            if line in unverified:
+                return
+            unverified.add(line)
         with contextlib.suppress(OSError, ValueError):
             print(f"lazysearch {args.command}: warning: {line}", file=sys.stderr)
 
