@@ -31,13 +31,29 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import signal
 
-from .errors import CheckpointError
+from .errors import CheckpointError, OtherProblemError
 from .search import Search
 
 RUN_FORMAT = "lazysearch-run"
 RUN_VERSION = 1
 #: Seconds between checkpoints written while a search runs.
 DEFAULT_EVERY = 5.0
+#: Fields added to every file :func:`save` writes: the command line puts its arguments
+#: there (``argv``, so that ``lazysearch --resume FILE`` alone knows the command that
+#: wrote FILE; see :func:`written_with`).  Empty in the library.
+WRITTEN_WITH: dict[str, Any] = {}
+
+
+@contextlib.contextmanager
+def written_with(**fields: Any) -> Iterator[None]:
+    """Have every file :func:`save` writes meanwhile carry ``fields`` too."""
+    saved = dict(WRITTEN_WITH)
+    WRITTEN_WITH.update(fields)
+    try:
+        yield
+    finally:
+        WRITTEN_WITH.clear()
+        WRITTEN_WITH.update(saved)
 
 
 class Stop(Exception):
@@ -83,7 +99,7 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     _remove_stale_temporaries(path)
     prefix = f"{_temporary_prefix(path)}{os.getpid()}."
     # The contents as :func:`seal` digests them, written once: the digest closes them.
-    body = json.dumps(_unsealed(record), separators=(",", ":"))
+    body = json.dumps({**_unsealed(record), **WRITTEN_WITH}, separators=(",", ":"))
     text = f'{body[:-1]}{"," if body != "{}" else ""}"{DIGEST}":"{_sha256(body)}"}}\n'
     fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
@@ -305,11 +321,11 @@ def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str
         raise CheckpointError(f"{path}: not a lazysearch run file")
     check_version(record, path, RUN_VERSION)
     if record.get("command") != command:
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
         )
     if record.get("mode") != mode:
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{path}: written by a run that was {_doing(record.get('mode'))}, "
             f"and this one is {_doing(mode)}"
         )
