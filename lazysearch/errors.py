@@ -79,6 +79,11 @@ class CheckpointError(LazysearchError):
     """A checkpoint is corrupt, or was made for another problem or format version."""
 
 
+class OtherProblemError(CheckpointError):
+    """A checkpoint (a sound one) was made for another problem, board, command or mode
+    than the run resuming it: the command line then names the command that wrote it."""
+
+
 class MemoLimitError(LazysearchError):
     """A memoized count would keep more subproblems than its ``max_nodes`` allows."""
 

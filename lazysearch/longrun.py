@@ -19,6 +19,7 @@ counting or listing, and how many solutions it had handled.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -30,17 +31,38 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import signal
 
-from .errors import CheckpointError
+from .errors import CheckpointError, OtherProblemError
 from .search import Search
 
 RUN_FORMAT = "lazysearch-run"
 RUN_VERSION = 1
 #: Seconds between checkpoints written while a search runs.
 DEFAULT_EVERY = 5.0
+#: Fields added to every file :func:`save` writes: the command line puts its arguments
+#: there (``argv``, so that ``lazysearch --resume FILE`` alone knows the command that
+#: wrote FILE; see :func:`written_with`).  Empty in the library.
+WRITTEN_WITH: dict[str, Any] = {}
+
+
+@contextlib.contextmanager
+def written_with(**fields: Any) -> Iterator[None]:
+    """Have every file :func:`save` writes meanwhile carry ``fields`` too."""
+    saved = dict(WRITTEN_WITH)
+    WRITTEN_WITH.update(fields)
+    try:
+        yield
+    finally:
+        WRITTEN_WITH.clear()
+        WRITTEN_WITH.update(saved)
 
 
 class Stop(Exception):
-    """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written."""
+    """Raised at a safe point after Ctrl-C or SIGTERM, once the checkpoint is written.
+
+    A parallel count's carries the solutions of its finished subtrees (its argument)
+    and how many of the plan's subtrees are finished and planned (``subtrees``)."""
+
+    subtrees: tuple[int, int] | None = None
 
 
 class OutOfBudget(Exception):
@@ -76,11 +98,13 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     _remove_stale_temporaries(path)
     prefix = f"{_temporary_prefix(path)}{os.getpid()}."
+    # The contents as :func:`seal` digests them, written once: the digest closes them.
+    body = json.dumps({**_unsealed(record), **WRITTEN_WITH}, separators=(",", ":"))
+    text = f'{body[:-1]}{"," if body != "{}" else ""}"{DIGEST}":"{_sha256(body)}"}}\n'
     fd, temp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(record, handle, separators=(",", ":"))
-            handle.write("\n")
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
@@ -91,13 +115,74 @@ def save(path: str | os.PathLike[str], record: dict[str, Any]) -> None:
 
 
 def digest(value: Any) -> str:
-    """The sha256 (hex) of ``value`` written as compact JSON: what a checkpoint with a
-    table (a count by a program, or by memo) keeps to refuse an altered or torn file."""
-    import hashlib
+    """The sha256 (hex) of ``value`` written as compact JSON (the digest of a record's
+    contents: :func:`seal`)."""
     import json
 
-    text = json.dumps(value, separators=(",", ":"))
+    return _sha256(json.dumps(value, separators=(",", ":")))
+
+
+def _sha256(text: str) -> str:
+    import hashlib
+
     return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+#: The field of every file the library writes (run files and the counting engines'
+#: checkpoints) that holds the sha256 of the other fields: :func:`seal`.
+DIGEST = "sha256"
+
+
+def _unsealed(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != DIGEST}
+
+
+def seal(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its digest: ``sha256``, the :func:`digest` of every other field
+    in their order, last.  :func:`save` seals what it writes; :func:`read_record` (and
+    :func:`check_seal`, for a record given as a dict) refuses a record that does not
+    match its digest, so a file altered or damaged is never trusted.
+
+    >>> sealed = seal({"format": "x", "version": 1, "found": 3})
+    >>> check_seal(sealed, "f.json")
+    >>> check_seal({**sealed, "found": 4}, "f.json")
+    Traceback (most recent call last):
+    ...
+    lazysearch.errors.CheckpointError: f.json: does not match its sha256 (altered or damaged)
+    """
+    rest = _unsealed(record)
+    return {**rest, DIGEST: digest(rest)}
+
+
+def check_seal(
+    record: dict[str, Any],
+    name: str,
+    legacy: Callable[[dict[str, Any]], object] | None = None,
+) -> None:
+    """Refuse ``record`` (read from ``name``) unless it matches its digest
+    (:func:`seal`).  ``legacy``: the digest the kind's files carried before the digest
+    covered every field (its files were refused without one); a kind without
+    (``None``: run files) is read without a digest too (:func:`load` warns that its
+    contents are not verified, once it has checked them otherwise).
+
+    Raises :class:`CheckpointError` naming the file."""
+    if DIGEST not in record and legacy is None:
+        return
+    stored = record.get(DIGEST)
+    if stored == digest(_unsealed(record)):
+        return
+    if legacy is not None and isinstance(stored, str):
+        try:
+            if stored == legacy(record):
+                return
+        except (KeyError, TypeError, ValueError):  # fields the old digest read are damaged
+            pass
+    raise CheckpointError(f"{name}: does not match its sha256 (altered or damaged)")
+
+
+class UnverifiedWarning(UserWarning):
+    """A run file read without a digest to check it by (written before run files had
+    one): it is resumed, and nothing vouches for its contents."""
 
 
 def _temporary_prefix(path: str) -> str:
@@ -116,15 +201,21 @@ def _remove_stale_temporaries(path: str) -> None:
 def remove_stale_temporaries(folder: str, prefix: str, suffix: str) -> None:
     """Remove the files of ``folder`` named ``prefix``, a process id, ``.``, anything,
     ``suffix``, whose process is gone: temporary files of writers killed before they
-    could remove or rename them.  A live process's file is left alone."""
+    could remove or rename them.  A live process's file is left alone.  ``prefix``
+    may hold one ``*``, standing for any part of a name (a temporary file of any file
+    of the folder)."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
+    start, _, end = prefix.partition("*")
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(suffix)):
+        if not (name.startswith(start) and name.endswith(suffix)):
             continue
-        pid = name[len(prefix) :].split(".", 1)[0]
+        at = name.rfind(end) if end else len(start)
+        if at < len(start):
+            continue
+        pid = name[at + len(end) :].split(".", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(folder, name))
@@ -155,7 +246,66 @@ def load(path: str | os.PathLike[str], *, command: str, mode: str) -> dict[str, 
     record = read_record(
         path, RUN_FORMAT, RUN_VERSION, "a lazysearch run file", max_chars=MAX_RUN_FILE
     )
-    return check_run(record, path, command=command, mode=mode)
+    check_run(record, path, command=command, mode=mode)
+    _check_agreement(path, record)
+    if DIGEST in record:
+        return _unsealed(record)  # checked: the digest is the file's business
+    import warnings
+
+    warnings.warn(
+        f"{path} has no sha256 (written by a lazysearch before run files had one), "
+        "so its contents are not verified",
+        UnverifiedWarning,
+        stacklevel=2,
+    )
+    return record
+
+
+def _check_agreement(path: str, record: dict[str, Any]) -> None:
+    """Refuse a run file whose counters disagree with its position or its plan (a file
+    written before run files had a digest, altered by hand): a count's ``found`` is its
+    search's ``solutions``, or its plan's finished subtrees' sum; a listing has written
+    no more solutions than its search found; a plan's subtrees are apart (none inside
+    another) and each one's position is inside it."""
+    search, plan = record["search"], record.get("plan")
+    found, solutions = record["found"], search.get("solutions")
+    if plan is None:
+        if type(solutions) is int and (
+            found != solutions if record["mode"] == "count" else found > solutions
+        ):
+            raise CheckpointError(
+                f"{path}: run file is damaged (found = {found} and search.solutions = "
+                f"{solutions} disagree)"
+            )
+        return
+    if record["mode"] == "count":
+        indices = [entry[0] for entry in plan["done"]]
+        if len(set(indices)) != len(indices):
+            raise CheckpointError(f"{path}: run file field plan.done names a subtree twice")
+        total = sum(entry[1] for entry in plan["done"])
+        if found != total:
+            raise CheckpointError(
+                f"{path}: run file is damaged (found = {found}, and the finished subtrees "
+                f"of its plan counted {total})"
+            )
+    elif found < plan["solutions"]:
+        raise CheckpointError(
+            f"{path}: run file is damaged (found = {found} is less than "
+            f"plan.solutions = {plan['solutions']})"
+        )
+    tasks = plan["tasks"]
+    for i, (prefix, position, _) in enumerate(tasks):
+        if position[: len(prefix)] != prefix:
+            raise CheckpointError(
+                f"{path}: run file field plan.tasks[{i}] is damaged (its position "
+                f"{position} is outside its subtree {prefix})"
+            )
+    prefixes = sorted(prefix for prefix, _, _ in tasks)
+    for a, b in itertools.pairwise(prefixes):
+        if b[: len(a)] == a:
+            raise CheckpointError(
+                f"{path}: run file field plan.tasks is damaged (subtree {b} is inside subtree {a})"
+            )
 
 
 def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str, Any]:
@@ -169,17 +319,13 @@ def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str
     """
     if not isinstance(record, dict) or record.get("format") != RUN_FORMAT:
         raise CheckpointError(f"{path}: not a lazysearch run file")
-    if record.get("version") != RUN_VERSION:
-        raise CheckpointError(
-            f"{path}: version {record.get('version')!r} is not {RUN_VERSION}, "
-            "the version this lazysearch reads"
-        )
+    check_version(record, path, RUN_VERSION)
     if record.get("command") != command:
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
         )
     if record.get("mode") != mode:
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{path}: written by a run that was {_doing(record.get('mode'))}, "
             f"and this one is {_doing(mode)}"
         )
@@ -196,20 +342,34 @@ def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str
 
 
 def read_record(
-    path: str, format_name: str, version: int, what: str, *, max_chars: int | None = None
+    path: str,
+    format_name: str,
+    version: int | tuple[int, ...],
+    what: str,
+    *,
+    max_chars: int | None = None,
+    legacy: Callable[[dict[str, Any]], object] | None = None,
 ) -> dict[str, Any]:
     """The JSON object in file ``path``, checked to carry ``format_name`` and ``version``
-    (``what`` names such a file in the messages); a file longer than ``max_chars``
-    characters is refused unread.
+    (or one of a tuple of versions; ``what`` names such a file in the messages) and to
+    match its digest (:func:`check_seal`, with ``legacy``); a file longer than
+    ``max_chars`` characters is refused unread.
 
-    Raises :class:`CheckpointError` for a file that is not JSON (naming line and column:
-    a torn file), too long, nested too deeply or holding a number too long to read, not
-    such a file, or of another version; ``OSError`` when it cannot be read.
+    Raises :class:`CheckpointError` for a file that is not UTF-8 text, not JSON (naming
+    line and column: a torn file), too long, nested too deeply or holding a number too
+    long to read, not such a file, of another version, or altered (its digest);
+    ``OSError`` when it cannot be read.
     """
     import json
 
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read() if max_chars is None else handle.read(max_chars + 1)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read() if max_chars is None else handle.read(max_chars + 1)
+    except UnicodeDecodeError as exc:
+        raise CheckpointError(
+            f"{path}: not {what} (byte {exc.object[exc.start]:#04x} at offset {exc.start} "
+            "is not UTF-8 text)"
+        ) from None
     if max_chars is not None and len(text) > max_chars:
         raise CheckpointError(f"{path}: not {what} (longer than {max_chars:,} characters)")
     try:
@@ -223,12 +383,20 @@ def read_record(
         raise CheckpointError(f"{path}: not {what} ({reason})") from None
     if not isinstance(record, dict) or record.get("format") != format_name:
         raise CheckpointError(f"{path}: not {what}")
-    if record.get("version") != version:
-        raise CheckpointError(
-            f"{path}: version {record.get('version')!r} is not {version}, "
-            "the version this lazysearch reads"
-        )
+    check_version(record, path, version)
+    check_seal(record, path, legacy)
     return record
+
+
+def check_version(record: dict[str, Any], name: str, version: int | tuple[int, ...]) -> None:
+    """Refuse ``record`` (from ``name``) unless its ``version`` is the int ``version``
+    (or one of them: the message names the newest; ``true`` is no version).  Raises
+    :class:`CheckpointError`."""
+    found, known = record.get("version"), version if isinstance(version, tuple) else (version,)
+    if type(found) is not int or found not in known:
+        raise CheckpointError(
+            f"{name}: version {found!r} is not {max(known)}, the version this lazysearch reads"
+        )
 
 
 #: Characters a run file may have: its position is one number a level, so even a search
@@ -587,9 +755,11 @@ class Runner:
             self._bar.n = search.progress()
             self._bar.set_postfix_str(f"{self.found} found", refresh=False)
             self._bar.update(0)
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if search.done:  # finished within the chunk that spent the budget: no stop
+            pass
+        elif self.deadline is not None and time.monotonic() >= self.deadline:
             self._out_of_budget(search, "time limit")
-        if self.node_limit is not None and search.stats.nodes >= self.node_limit:
+        elif self.node_limit is not None and search.stats.nodes >= self.node_limit:
             self._out_of_budget(search, "node limit")
         if self.path is None:
             return

@@ -308,7 +308,8 @@ def count_planned(
         one = workers == 1 and executor is None and depth is None and checkpoint is None
         if one and deadline is None and nodes is None:
             return search.count(), None
-        n_workers, tasks, sizes, above = planning.plan(search, workers, executor, depth)
+        fine = checkpoint is not None  # a run that may stop: little lost when it does
+        n_workers, tasks, sizes, above = planning.plan(search, workers, executor, depth, fine)
         if sizes is not None:  # biggest first, so that the last tasks to finish are small
             order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
             tasks = [tasks[i] for i in order]
@@ -331,7 +332,7 @@ def count_planned(
         spent += entered
         if stop is not None and stop():
             plan.save()
-            raise longrun.Stop(plan.record["found"])
+            raise _stopped(plan)
         which = None
         if deadline is not None and time.monotonic() >= deadline:
             which = "time limit"
@@ -348,7 +349,7 @@ def count_planned(
     def interrupt() -> None:
         if stop is not None and stop():  # Ctrl-C: at once, not when a subtree finishes
             plan.save()
-            raise longrun.Stop(plan.record["found"])
+            raise _stopped(plan)
 
     try:
         if executor is not None:
@@ -362,6 +363,15 @@ def count_planned(
     total = sum(found for found, _ in plan.done.values())
     search.finish(total, plan.above + sum(nodes for _, nodes in plan.done.values()))
     return total, plan
+
+
+def _stopped(plan: longrun.PlanFile) -> longrun.Stop:
+    """The :class:`~lazysearch.longrun.Stop` of a count by ``plan`` (its file saved)."""
+    from . import longrun
+
+    stop = longrun.Stop(plan.record["found"])
+    stop.subtrees = (len(plan.done), len(plan.tasks))
+    return stop
 
 
 def count_within(

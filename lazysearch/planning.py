@@ -33,6 +33,12 @@ SMALL_TREE = 2_000_000
 #: prefix: 6x6 closed tours, 2 workers, 80 rounds in turn: 32 gave a median 25.9 ms,
 #: 16 24.2 ms, 8 24.5 ms).
 SMALL_SPLIT = 16
+#: A run that keeps a run file (and may be stopped) cuts its tree finer: into subtrees of
+#: about this many nodes by the probes' estimate (a fraction of a second of work each),
+#: so that a stop loses at most about one such subtree per worker ...
+FINE_NODES = 2**23
+#: ... and into at most this many subtrees per worker.
+FINE_PER_WORKER = 256
 
 Task = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -182,14 +188,21 @@ def _sized_refine(
 
 
 def plan(
-    search: Search, workers: int | None, executor: Executor | None, depth: int | None
+    search: Search,
+    workers: int | None,
+    executor: Executor | None,
+    depth: int | None,
+    fine: bool = False,
 ) -> tuple[int, list[Task], list[float] | None, int]:
     """How many workers, the tasks in the walk's order, their estimated sizes when
     known, and the nodes a plain walk would enter outside the tasks (above the cut:
     see :func:`_remaining`): subtrees at ``depth``, or by default at the depth giving
     :data:`TASKS_PER_WORKER` per worker, big ones split further.  A tree that random
     probes estimate small is cut into :data:`SMALL_SPLIT` subtrees per worker and not
-    probed further: there, probing each would cost more than its work."""
+    probed further: there, probing each would cost more than its work.  ``fine`` (a
+    run that keeps a run file): a big tree is cut into subtrees of about
+    :data:`FINE_NODES` nodes (at most :data:`FINE_PER_WORKER` a worker), so that a
+    stop loses little of the work done: only the subtrees under way."""
     if workers is not None and workers < 1:
         raise ValueError(f"parallel search needs workers >= 1, got {workers}")
     n_workers = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
@@ -203,7 +216,10 @@ def plan(
         depth, top = _split(search, SMALL_SPLIT * n_workers)
         tasks, above = _remaining(search, depth, top)
         return n_workers, tasks, None, above
-    depth, top = _split(search, TASKS_PER_WORKER * n_workers)
+    per_worker = TASKS_PER_WORKER
+    if fine:
+        per_worker = int(min(max(per_worker, size / (FINE_NODES * n_workers)), FINE_PER_WORKER))
+    depth, top = _split(search, per_worker * n_workers)
     tasks, above = _remaining(search, depth, top)
     sized, between = _sized_refine(search, tasks, n_workers)
     return (

@@ -21,7 +21,7 @@ from . import capabilities
 from .engine.states import DONE as DONE  # the engines' states, for the drivers that read them
 from .engine.states import ENTER as ENTER
 from .engine.states import LEAF as LEAF
-from .errors import CheckpointError, LazysearchError, brief
+from .errors import CheckpointError, LazysearchError, OtherProblemError, brief
 
 CHECKPOINT_FORMAT = "lazysearch-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -527,7 +527,8 @@ def validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         raise CheckpointError(f"a checkpoint is a dict, not {type(checkpoint).__name__}")
     if checkpoint.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"not a lazysearch checkpoint (format {checkpoint.get('format')!r})")
-    if checkpoint.get("version") != CHECKPOINT_VERSION:
+    version = checkpoint.get("version")
+    if type(version) is not int or version != CHECKPOINT_VERSION:
         raise CheckpointError(
             f"checkpoint version {checkpoint.get('version')!r} is not {CHECKPOINT_VERSION}, "
             "the version this lazysearch reads"
@@ -539,8 +540,8 @@ def validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         explain = getattr(problem, "explain_mismatch", None)
         why = explain(checkpoint.get("fingerprint")) if explain is not None else None
         if why is not None:
-            raise CheckpointError(why)
-        raise CheckpointError(
+            raise OtherProblemError(why)
+        raise OtherProblemError(
             f"checkpoint was made for another problem ({checkpoint.get('kind')!r}, "
             f"fingerprint {str(checkpoint.get('fingerprint'))[:19]}...)"
         )

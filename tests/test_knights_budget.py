@@ -162,13 +162,19 @@ def test_join_stops_where_tick_raises() -> None:
     assert join.join_count(5, 6, tick=seen.append).count == 8
 
 
-def test_cli_join_time_limit_exits_5(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_join_time_limit_exits_5(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # (its checkpoint: tests/test_knights_joinrun.py)
     argv = ["knights", "6x8", "--closed", "--count", "--method", "join"]
     assert main([*argv, "--time-limit", "0.001"]) == 5
     err = capsys.readouterr().err
     assert err.startswith("lazysearch knights: time limit of 0.001 s reached at ")
-    assert "with no part yet counted" in err
+    assert "with no part yet counted" in err and "nothing is saved" not in err
+    # With a checkpoint the line says plainly that the file holds nothing yet.
+    run = str(tmp_path / "join.json")
+    assert main([*argv, "--time-limit", "0.001", "--checkpoint", run]) == 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"counted (the count comes at the end); nothing is saved: {run} keeps only" in err
     small = ["knights", "5x6", "--closed", "--count", "--method", "join", "-q"]
     assert main([*small, "--time-limit", "600"]) == 0
     assert capsys.readouterr().out == "8\n"

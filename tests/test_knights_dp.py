@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import compiled, knights
+from lazysearch import compiled, knights, longrun
 from lazysearch.engine import _native
 from lazysearch.errors import CheckpointError
 from lazysearch.knights import KnightsError
@@ -481,8 +481,9 @@ def test_resume_refuses_a_torn_altered_or_foreign_file(tmp_path: Path) -> None:
         "": "torn or not JSON",
         '{"format": "lazysearch-run", "version": 1}': "not a checkpoint of a knight's tour",
         json.dumps({**record, "version": 2}): "version 2 is not 1",
-        json.dumps({**record, "square": 13}): "checkpoint is damaged",
-        json.dumps({**record, "finished": "-1"}): "checkpoint is damaged",
+        json.dumps({**record, "square": 13}): "does not match its sha256",
+        json.dumps(longrun.seal({**record, "square": 13})): "checkpoint is damaged",
+        json.dumps(longrun.seal({**record, "finished": "-1"})): "checkpoint is damaged",
         json.dumps({**record, "table": [[k, str(int(c) + 1)] for k, c in record["table"]]}): (
             "does not match its sha256"
         ),

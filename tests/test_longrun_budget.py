@@ -56,7 +56,7 @@ def test_cli_node_limit_stops_with_its_own_status_and_resumes_exactly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = str(tmp_path / "run.json")
-    args = ["queens", "12", "--count", "-q", "--node-limit", "70000", "--checkpoint", path]
+    args = ["queens", "12", "--count", "-q", "--node-limit", "1", "--checkpoint", path]
     stops = 0
     while (status := main(args + (["--resume", path] if stops else []))) == EXIT_BUDGET:
         stops += 1
@@ -354,3 +354,20 @@ def test_listing_within_n_a_filter_and_a_time_budget() -> None:
             queens(6).take_within(**bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="slice"):
         queens(6).slice(1, 3).take_within(1)
+
+
+def test_a_count_finished_within_its_node_limits_chunk_prints_its_total(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = _status_out_err(capsys, "queens", "9", "--count", "--node-limit", "1")
+    assert (status, out) == (0, "352\n") and "limit" not in err
+    status, out, _ = _status_out_err(
+        capsys, "queens", "9", "--count", "--node-limit", "1", "--time-limit", "1e-9"
+    )
+    assert (status, out) == (0, "352\n")
+
+
+def _status_out_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err

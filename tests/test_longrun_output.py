@@ -3,6 +3,7 @@ behind, and the next run writing beside it removes it; a live run's is left alon
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -72,16 +73,40 @@ def test_other_files_beside_the_output_are_left_alone(tmp_path: Path) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()  # reaped: its pid names no process (until the system reuses it)
     keep = [
-        f".other.txt.lazysearch-{dead.pid}.abc.part",  # another output's
         f".queens.txt.{dead.pid}.abc.part",  # not ours (no lazysearch- in it)
         f".queens.txt.lazysearch-{dead.pid}.abc.tmp",  # not a .part
+        f".queens.txt.lazysearch-{os.getpid()}.abc.part",  # a live run's
+        f".queens.txt.lazysearch-x{dead.pid}.abc.part",  # no process id
         "notes.part",
     ]
-    gone = f".queens.txt.lazysearch-{dead.pid}.abc.part"
-    for name in [*keep, gone]:
+    gone = [
+        f".queens.txt.lazysearch-{dead.pid}.abc.part",
+        f".other.txt.lazysearch-{dead.pid}.abc.part",  # another output's, in the folder
+        f".a.lazysearch-1.txt.lazysearch-{dead.pid}.abc.part",  # a name like ours
+    ]
+    for name in [*keep, *gone]:
         (tmp_path / name).write_text("x")
     assert main(["queens", "4", "-q", "-o", str(tmp_path / "queens.txt")]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*keep, "queens.txt"])
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_runs_temporary_output_is_removed_by_a_run_writing_another_file(
+    tmp_path: Path, how: signal.Signals, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The docs' promise: the next run writing into the same folder, whatever its file."""
+    killed = _start_writer(tmp_path / "big.txt")
+    try:
+        (left,) = _parts(tmp_path)
+        killed.send_signal(how)  # a process this test started
+        assert killed.wait(60) == -how
+    finally:
+        if killed.poll() is None:
+            killed.kill()
+            killed.wait(60)
+    assert _parts(tmp_path) == [left]
+    assert main(["queens", "5", "-q", "-o", str(tmp_path / "small.txt")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.txt"]
 
 
 def test_a_one_process_listing_stopped_with_a_run_file_keeps_its_output_to_go_on(

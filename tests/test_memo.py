@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -250,8 +251,34 @@ def test_memo_needs_an_exact_cover() -> None:
     from lazysearch import knights
 
     s = knights.tours(5)
-    with pytest.raises(LazysearchError, match="counts exact covers"):
+    with pytest.raises(LazysearchError, match=r"a knight's tour is a path.*method='enumerate'"):
         s.count(method="memo")
+
+
+def test_memo_says_which_problem_it_cannot_count_and_why() -> None:
+    from lazysearch import ExactCover
+
+    bounded = ExactCover([("a", "b"), ("a",), ("b",)], bounds={"a": (1, 2)})
+    with pytest.raises(LazysearchError, match=r"multiplicities.*method='enumerate'") as info:
+        bounded.solve().count(method="memo")
+    assert "a exact-cover" not in str(info.value)
+
+
+def test_the_command_line_says_which_problem_memo_cannot_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lazysearch.cli import main
+
+    bounded = tmp_path / "bounded.dlx"
+    bounded.write_text("1:2|a b\na\nb\na b\n")
+    assert main(["dlx", str(bounded), "--count", "--method", "memo"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "its items have multiplicities" in err
+    assert "--method enumerate" in err and "a exact-cover" not in err
+    killer = Path(__file__).parent.parent / "examples" / "killer-wikipedia.txt"
+    assert main(["sudoku", str(killer), "--count", "--method", "memo"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "places digits by sums" in err and "a kakuro search" not in err
 
 
 @pytest.mark.parametrize("bad", [-1, 2.5, "3", True])

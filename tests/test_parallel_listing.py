@@ -131,12 +131,12 @@ def test_resume_checks_the_listing_run_file(tmp_path: Path) -> None:
     ]:
         record = json.loads(json.dumps(good))
         record["plan"][field] = value
-        path.write_text(json.dumps(record))
+        path.write_text(json.dumps(longrun.seal(record)))  # checked beyond its digest
         with pytest.raises(CheckpointError, match=message.replace("[", r"\[")):
             Listing(queens(8).search, workers=2, resume=path)
     record = json.loads(json.dumps(good))
     record["output"] = -5
-    path.write_text(json.dumps(record))
+    path.write_text(json.dumps(longrun.seal(record)))
     with pytest.raises(CheckpointError, match="output = -5"):
         Listing(queens(8).search, workers=2, resume=path)
 

@@ -78,6 +78,9 @@ def test_resume_checks_the_run_file(tmp_path: Path) -> None:
     record = json.loads(path.read_text())
     record["plan"]["done"][0][0] = 10**6
     path.write_text(json.dumps(record))
+    with pytest.raises(CheckpointError, match="does not match its sha256"):
+        queens(8).count(workers=2, resume=path)
+    path.write_text(json.dumps(longrun.seal(record)))  # checked beyond its digest
     with pytest.raises(CheckpointError, match=r"plan.done\[0\]"):
         queens(8).count(workers=2, resume=path)
     with pytest.raises(LazysearchError, match="give workers= or executor="):
@@ -185,7 +188,12 @@ def test_a_signal_stops_a_parallel_count_in_the_middle_of_its_subtrees(
             caller.kill()
             caller.wait(60)
     assert (caller.returncode, out) == (130, "")
-    assert err == f"lazysearch queens: stopped after 0 solutions; go on with --resume {path}\n"
+    planned = len(json.loads(path.read_text())["plan"]["tasks"])
+    assert err == (
+        f"lazysearch queens: stopped after 0 solutions in the 0 of {planned} subtrees "
+        "finished (saved; the subtrees under way were not, and are counted again); "
+        f"go on with --resume {path}\n"
+    )
     for pid in helpers:
         wait_for(f"helper {pid} to end", lambda pid=pid: gone(pid))
     record = longrun.load(path, command="queens", mode="count")

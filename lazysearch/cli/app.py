@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import LazysearchError, TooLargeError
+from ..errors import LazysearchError, OtherProblemError, TooLargeError
 from .commands import COMMANDS
 from .exits import (
     EXIT_BAD_INPUT,
@@ -27,6 +27,7 @@ from .limits import check_sizes
 from .options import Parser, parse
 from .output import Output, written_as_it_goes
 from .rules import check
+from .runs import resumed_command, written_by
 from .version import Version
 
 
@@ -70,11 +71,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        words = resumed_command(words)  # ``lazysearch --resume FILE``: FILE's command
+    except CliError as exc:
+        print(f"lazysearch: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     parser = build_parser()
-    args = parse(parser, argv)
+    args = parse(parser, words)
+    args.argv = words
     import warnings
 
-    with warnings.catch_warnings():
+    from ..longrun import written_with
+
+    with warnings.catch_warnings(), written_with(argv=words):
         warnings.showwarning = _one_line_warning(args)
         return run_command(args)
 
@@ -83,8 +93,16 @@ def _one_line_warning(args: argparse.Namespace) -> Callable[..., None]:
     """Show a warning as one line naming the command (a helper process lost and its
     work done again, say), not Python's two lines with a source line."""
 
+    unverified: set[str] = set()  # a run file read twice (a plan's) warns once
+
     def show(message: Warning | str, *rest: Any, **kwargs: Any) -> None:
         line = " ".join(str(message).split())
+        from ..longrun import UnverifiedWarning
+
+        if isinstance(message, UnverifiedWarning):
+            if line in unverified:
+                return
+            unverified.add(line)
         with contextlib.suppress(OSError, ValueError):
             print(f"lazysearch {args.command}: warning: {line}", file=sys.stderr)
 
@@ -104,6 +122,10 @@ def run_command(args: argparse.Namespace) -> int:
         return int(status)
     except TooLargeError as exc:
         return fail(args, str(exc), EXIT_TOO_LARGE)
+    except OtherProblemError as exc:
+        resumed = getattr(args, "resume", None)
+        hint = written_by(resumed, getattr(args, "argv", [])) if resumed else ""
+        return fail(args, f"{exc}{hint}", EXIT_BAD_INPUT)
     except (LazysearchError, CliError, ValueError) as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT)
     except KeyboardInterrupt:

@@ -133,11 +133,18 @@ class Walk:
         except longrun.OutOfBudget as which:
             return self._out_of_budget(which)
         except longrun.Stop as stop:
+            saved = ""
             if stop.args:  # a parallel count: the solutions of its finished subtrees
                 runner.found = stop.args[0]
+            if stop.subtrees is not None:
+                done, planned = stop.subtrees
+                saved = (
+                    f" in the {done} of {planned} subtrees finished (saved; the "
+                    f"subtrees under way were not, and are counted again)"
+                )
             print(
                 f"lazysearch {args.command}: {self.tag.text}stopped after {runner.found} "
-                f"solutions; go on with --resume {args.checkpoint}",
+                f"solutions{saved}; go on with --resume {args.checkpoint}",
                 file=sys.stderr,
             )
             return EXIT_INTERRUPTED

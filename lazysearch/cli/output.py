@@ -110,9 +110,10 @@ class Output:
         from ..longrun import remove_stale_temporaries
 
         # The name carries the writer's process id: those of writers killed before they
-        # could clean up (kill -9) are removed here, so that they never pile up.
+        # could clean up (kill -9), of any file of the folder, are removed here, so that
+        # they never pile up.
         prefix = f".{os.path.basename(path)}.lazysearch-"
-        remove_stale_temporaries(folder, prefix, ".part")
+        remove_stale_temporaries(folder, ".*.lazysearch-", ".part")
         try:
             fd, self.temp = tempfile.mkstemp(
                 prefix=f"{prefix}{os.getpid()}.", suffix=".part", dir=folder

@@ -87,3 +87,85 @@ def several(args: argparse.Namespace, count: int, source: str) -> None:
     if args.format == "svg" and count != 1:
         raise CliError(f"--format svg draws one solution, and {source} has {count} puzzles")
     single_search(args, count, f"{source} has {count} puzzles")
+
+
+#: The options that say where a run's file is and how long a run may go on: left out of
+#: the command a file records when it is resumed by ``lazysearch --resume FILE`` alone.
+RUN_OPTIONS = ("--checkpoint", "--resume", "--time-limit", "--node-limit")
+
+
+def _without_run_options(argv: list[str]) -> list[str]:
+    """``argv`` less :data:`RUN_OPTIONS` and their values."""
+    kept: list[str] = []
+    words = iter(argv)
+    for word in words:
+        name, equals, _ = word.partition("=")
+        if name in RUN_OPTIONS:
+            if not equals:
+                next(words, None)
+            continue
+        kept.append(word)
+    return kept
+
+
+def recorded_command(path: str) -> list[str] | None:
+    """The command line (without :data:`RUN_OPTIONS`) that wrote run file or checkpoint
+    ``path``, or None when it records none (written before files recorded it, or by
+    the library).
+
+    Raises :class:`CliError` naming the file when it cannot be read or is no JSON object."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = json.loads(handle.read())
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError):
+        raise CliError(f"{path}: not a lazysearch run file or checkpoint") from None
+    if not isinstance(record, dict) or not str(record.get("format", "")).startswith("lazysearch"):
+        raise CliError(f"{path}: not a lazysearch run file or checkpoint")
+    argv = record.get("argv")
+    if not (isinstance(argv, list) and argv and all(isinstance(w, str) for w in argv)):
+        return None
+    return _without_run_options(argv)
+
+
+def resumed_command(argv: list[str]) -> list[str]:
+    """``argv``, or for ``--resume FILE [OPTIONS]`` with no command: the command FILE
+    records, with ``--checkpoint FILE --resume FILE`` and ``OPTIONS`` (new limits, say)
+    after it.  The recorded command's own limits are left out: a resumed run goes on
+    to the end unless given new ones.
+
+    Raises :class:`CliError` naming the file when it records no command."""
+    if not argv or argv[0].partition("=")[0] != "--resume":
+        return argv
+    if argv[0] == "--resume":
+        if len(argv) < 2 or argv[1].startswith("-"):
+            raise CliError("--resume needs a FILE: lazysearch --resume FILE")
+        path, rest = argv[1], argv[2:]
+    else:
+        path, rest = argv[0].partition("=")[2], argv[1:]
+    recorded = recorded_command(path)
+    if recorded is None:
+        raise CliError(
+            f"{path} does not record the command that wrote it (a lazysearch before "
+            "files recorded it, or the library): give the command, as in "
+            f"`lazysearch queens 12 --count --resume {path}`"
+        )
+    return [*recorded, "--checkpoint", path, "--resume", path, *rest]
+
+
+def written_by(path: str, argv: list[str]) -> str:
+    """``; this file was written by `lazysearch ...``` when run file or checkpoint
+    ``path`` records a command other than ``argv``'s (a resume with the wrong problem),
+    else ``""``."""
+    import shlex
+
+    try:
+        recorded = recorded_command(path)
+    except CliError:
+        return ""
+    if recorded is None or recorded == _without_run_options(argv):
+        return ""
+    return f"; this file was written by `{shlex.join(['lazysearch', *recorded])}`"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import _native
-from ..errors import CheckpointError, LazysearchError, MemoLimitError
+from ..errors import CheckpointError, LazysearchError, MemoLimitError, OtherProblemError
 from ..search import CHUNK, Partial
 from .diagram import check_sample as check_sample  # (a sample's arguments: the stream's)
 
@@ -120,14 +120,34 @@ def walk(memo: Any, max_nodes: int, what: str = "count(method='memo')") -> int:
     return total
 
 
+#: What a search of each kind with no exact cover behind it is, and why a count by memo
+#: (which remembers a subproblem by the items left to cover) cannot count it.
+_WITHOUT_COVER = {
+    "exact-cover": "its items have multiplicities or its options costs (Algorithm M), and "
+    "how often each item is still to be covered is not in the items left",
+    "kakuro": "it places digits by sums (a kakuro, or a sudoku variant with cages or sums), "
+    "with no items and options to cover",
+    "knights-tour": "a knight's tour is a path, with no items and options to cover",
+    "graph-hamilton": "a Hamiltonian path or cycle has no items and options to cover",
+}
+
+
+def _no_cover(kind: str) -> str:
+    """Why a count by memo cannot count a search of ``kind``, and what to use instead.
+
+    >>> _no_cover("kakuro")[:30]
+    'it places digits by sums (a ka'
+    """
+    why = _WITHOUT_COVER.get(kind, f"a {kind} search has no items and options to cover")
+    return f"{why}; count it with method='enumerate' (--method enumerate)"
+
+
 def _whole_cover(search: Search, what: str) -> MemoCover:
     """The exact cover of ``search`` for a memo count ``what`` names, refused when it
     has none or the search was already read from (a memo count starts at the root)."""
     cover = cover_of(search.problem)
     if cover is None:
-        raise LazysearchError(
-            f"{what} counts exact covers; a {search.problem.kind} search has none behind it"
-        )
+        raise LazysearchError(f"{what} cannot count this search: {_no_cover(search.problem.kind)}")
     if not (search.prefix == () and search.stats.nodes == 0 and not search.done):
         raise LazysearchError(
             f"{what} counts a whole search from its start, and this one "
@@ -257,25 +277,33 @@ def checkpoint_record(
     subproblems on the walk's way (the count so far), ``progress`` the fraction of the
     tree walked (Knuth's measure), ``nodes`` the nodes entered so far.  Keys and counts
     are decimal strings (exact in any JSON reader), in the table's order, and
-    ``sha256`` is :func:`lazysearch.longrun.digest` of ``[problem, found, nodes,
-    table]``, so an altered or torn file is refused.  Never pickle.
+    ``sha256`` the digest of all the rest (:func:`lazysearch.longrun.seal`), so an
+    altered or torn file is refused.  Never pickle.
     """
     pairs = [[str(key), str(n)] for key, n in table.items()]
     problem = problem_digest(cover)
+    from ..longrun import seal
+
+    return seal(
+        {
+            "format": CHECKPOINT_FORMAT,
+            "version": CHECKPOINT_VERSION,
+            "problem": problem,
+            "primary": cover.problem.primary,
+            "options": len(cover.problem.option_items),
+            "found": str(found),
+            "progress": progress,
+            "nodes": nodes,
+            "table": pairs,
+        }
+    )
+
+
+def _legacy_digest(record: dict[str, Any]) -> str:
+    """The digest of a checkpoint written before the digest covered every field."""
     from ..longrun import digest
 
-    return {
-        "format": CHECKPOINT_FORMAT,
-        "version": CHECKPOINT_VERSION,
-        "problem": problem,
-        "primary": cover.problem.primary,
-        "options": len(cover.problem.option_items),
-        "found": str(found),
-        "progress": progress,
-        "nodes": nodes,
-        "table": pairs,
-        "sha256": digest([problem, str(found), nodes, pairs]),
-    }
+    return digest([record["problem"], record["found"], record["nodes"], record["table"]])
 
 
 class Saved(NamedTuple):
@@ -296,7 +324,7 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
     problem, or when its contents do not match their sha256; ``OSError`` when it cannot
     be read.
     """
-    from ..longrun import digest, read_record
+    from ..longrun import check_seal, check_version, read_record
 
     what = "a checkpoint of a memo count"
     if isinstance(source, dict):
@@ -304,21 +332,21 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
         record = source
         if record.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{name} is not {what}")
-        if record.get("version") != CHECKPOINT_VERSION:
-            raise CheckpointError(
-                f"{name}: version {record.get('version')!r} is not {CHECKPOINT_VERSION}, "
-                "the version this lazysearch reads"
-            )
+        check_version(record, name, CHECKPOINT_VERSION)
     else:
         name = os.fspath(source)
-        record = read_record(name, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, what)
+        record = read_record(
+            name, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, what, legacy=_legacy_digest
+        )
     if record.get("problem") != problem_digest(cover):
         theirs = _problem_words(record.get("primary"), record.get("options"))
         ours = _problem_words(cover.problem.primary, len(cover.problem.option_items))
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{name} is a checkpoint of another problem ({theirs}; this count's is {ours}, "
             "or its items, options or colours differ)"
         )
+    if isinstance(source, dict):  # (a file's digest was checked as it was read)
+        check_seal(record, name, _legacy_digest)
     found, progress, nodes, pairs = (record.get(k) for k in ("found", "progress", "nodes", "table"))
     if not (
         isinstance(found, str)
@@ -333,8 +361,6 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
         and isinstance(pairs, list)
     ):
         raise CheckpointError(f"{name}: checkpoint is damaged (found={found!r}, nodes={nodes!r})")
-    if record.get("sha256") != digest([record["problem"], found, nodes, pairs]):
-        raise CheckpointError(f"{name}: the table does not match its sha256: altered or damaged")
     # The digest matched, so the pairs are as written; read them in one pass (checking
     # each string first cost more than the rest of a resumed run of 20,000 nodes).
     try:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import CheckpointError
+from ..errors import CheckpointError, OtherProblemError
 from ..longrun import check_overwritable, digest, read_record, save
 from . import join
 
@@ -85,26 +85,26 @@ def count_joined(
 def record(k: int, n: int, done: Parts) -> dict[str, Any]:
     """The checkpoint of a join of ``k x n`` with the parts ``done``: ``parts`` is a list
     of ``[prefix, count, peak, pairs]``, the count a decimal string (it may pass 64 bits
-    on a long board); ``sha256`` covers the board and the parts."""
+    on a long board); ``sha256``, the digest of the rest, is added as it is saved
+    (:func:`lazysearch.longrun.save`)."""
     parts = [[list(p), str(c), peak, pairs] for p, (c, peak, pairs) in sorted(done.items())]
     return {
         "format": JOIN_FORMAT,
         "version": JOIN_VERSION,
         "board": [k, n],
         "parts": parts,
-        "sha256": digest([[k, n], parts]),
     }
 
 
 def read_parts(path: str, k: int, n: int) -> Parts:
     """The parts a join checkpoint of ``k x n`` in ``path`` records."""
     what = "a join checkpoint (lazysearch knights --count --method join)"
-    saved = read_record(path, JOIN_FORMAT, JOIN_VERSION, what, max_chars=2**24)
+    saved = read_record(
+        path, JOIN_FORMAT, JOIN_VERSION, what, max_chars=2**24, legacy=_legacy_digest
+    )
     board, parts = saved.get("board"), saved.get("parts")
-    if saved.get("sha256") != digest([board, parts]):
-        raise CheckpointError(f"{path}: {what} altered or torn (its sha256 does not match)")
     if board != [k, n]:
-        raise CheckpointError(f"{path}: a join checkpoint of {board!r}, not of {k}x{n}")
+        raise OtherProblemError(f"{path}: a join checkpoint of {board!r}, not of {k}x{n}")
     done: Parts = {}
     try:
         for prefix, count, peak, pairs in parts:  # type: ignore[union-attr]
@@ -114,6 +114,11 @@ def read_parts(path: str, k: int, n: int) -> Parts:
     except (TypeError, ValueError):
         raise CheckpointError(f"{path}: {what} with a malformed part") from None
     return done
+
+
+def _legacy_digest(record: dict[str, Any]) -> str:
+    """The digest of a checkpoint written before the digest covered every field."""
+    return digest([record["board"], record["parts"]])
 
 
 def check_writable(path: str) -> None:

@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..errors import CheckpointError, LazysearchError
+from ..errors import CheckpointError, LazysearchError, OtherProblemError
 from ..search import CHUNK, Search
 
 Square = tuple[int, int]
@@ -98,7 +98,7 @@ def _record(
     nodes: int,
     plan: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    from ..longrun import digest
+    from ..longrun import seal
 
     done = [str(n) for n in finished]
     record = {
@@ -113,12 +113,17 @@ def _record(
         "found": str(found),
         "nodes": nodes,
     }
-    if plan is None:
-        record["sha256"] = digest([done, current, str(found), nodes])
-    else:
+    if plan is not None:
         record["plan"] = plan
-        record["sha256"] = digest([done, current, str(found), nodes, plan])
-    return record
+    return seal(record)
+
+
+def _legacy_digest(record: dict[str, Any]) -> str:
+    """The digest of a checkpoint written before the digest covered every field."""
+    from ..longrun import digest
+
+    mine = [record[key] for key in ("finished", "current", "found", "nodes")]
+    return digest([*mine, record["plan"]] if record["version"] == 2 else mine)
 
 
 class Saved(NamedTuple):
@@ -153,27 +158,24 @@ def read_checkpoint(
     (not JSON), not such a checkpoint, of another version, board, kind or start, or
     altered (its sha256 does not match); ``OSError`` when it cannot be read.
     """
-    from ..longrun import check_plan, digest, read_record
+    from ..longrun import check_plan, check_seal, read_record
 
     what = "a checkpoint of a knight's tour count by walking"
     if isinstance(source, dict):
         name, record = "the checkpoint given", source
-        if record.get("format") != WALK_FORMAT or record.get("version") not in (1, 2):
+        version = record.get("version")
+        if record.get("format") != WALK_FORMAT or type(version) is not int or version not in (1, 2):
             raise CheckpointError(f"{name} is not {what} (version 1 or 2)")
+        check_seal(record, name, _legacy_digest)
     else:
         name = os.fspath(source)
-        try:
-            record = read_record(name, WALK_FORMAT, WALK_VERSION, what)
-        except CheckpointError as newer:
-            try:  # a one-process walk's file, as the versions before plans wrote it
-                record = read_record(name, WALK_FORMAT, 1, what)
-            except CheckpointError:
-                raise newer from None
+        # Version 1: a one-process walk's file, as the versions before plans wrote it.
+        record = read_record(name, WALK_FORMAT, (1, WALK_VERSION), what, legacy=_legacy_digest)
     theirs = (record.get("rows"), record.get("cols"), record.get("closed"))
     ours_start = None if start is None or closed else list(start)
     their_start = None if record.get("closed") else record.get("start")
     if theirs != (rows, cols, closed) or their_start != ours_start:
-        raise CheckpointError(
+        raise OtherProblemError(
             f"{name} is a checkpoint of {_board_words(*theirs, their_start)}, "
             f"not of {_board_words(rows, cols, closed, ours_start)}"
         )
@@ -196,11 +198,6 @@ def read_checkpoint(
         raise CheckpointError(
             f"{name}: checkpoint is damaged (finished={finished!r}, nodes={nodes!r})"
         )
-    mine: list[Any] = [finished, current, found, nodes]
-    if record.get("version") == 2:
-        mine.append(plan)
-    if record.get("sha256") != digest(mine):
-        raise CheckpointError(f"{name}: does not match its sha256: altered or damaged")
     if plan is not None:
         check_plan(name, {"plan": plan})
         done = plan["done"]

@@ -218,9 +218,17 @@ def by_join(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started
             if reached
             else ("stopped" if args.checkpoint else "interrupted")
         )
+        kept = ""
+        if args.checkpoint:  # what the file holds: the parts counted, nothing before them
+            kept = (
+                f"; {args.checkpoint} keeps the {parts[0]} parts counted, not the part under way"
+                if parts
+                else f"; nothing is saved: {args.checkpoint} keeps only parts counted, and the "
+                "sweep of the halves before the first one is done again when resumed"
+            )
         print(
             f"lazysearch knights: {why}, with {done} counted (the count comes at the "
-            f"end); {going_on(args.checkpoint, 'keeps the parts counted,')}",
+            f"end){kept}; {going_on(args.checkpoint, 'keeps the parts counted,')}",
             file=sys.stderr,
         )
         return EXIT_BUDGET if reached else EXIT_INTERRUPTED
