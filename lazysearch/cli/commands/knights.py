@@ -14,7 +14,7 @@ from .. import rules
 from ..driver import Show
 from ..driver import run as run_search
 from ..exits import EXIT_NO_SOLUTION, EXIT_OK, CliError
-from ..limits import check_squares
+from ..limits import check_squares, tables_in_memory
 from ..options import add_run_options, given, positive, side_or_size, square
 from ..output import NO_TAG, json_text, print_count
 from ..runs import parallel, show_bar, single_search
@@ -168,6 +168,7 @@ def check_size(args: argparse.Namespace) -> None:
     check_squares(rows * cols, rows, cols)
 
 
+@tables_in_memory
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ...knights import solver as kt
 
@@ -223,7 +224,11 @@ def _one(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: f
     """``--one``: one tour, found fast."""
     from ...knights import solver as kt
 
-    tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
+    try:
+        tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
+    except kt.NoTourError as exc:  # no such solution: status 1, as --nth past the last
+        print(f"lazysearch knights: {exc}", file=sys.stderr)
+        return EXIT_NO_SOLUTION
     for piece in pieces(args, rows, cols, 1, tour):
         out.write(piece)
     if not args.quiet:
