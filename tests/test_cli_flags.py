@@ -238,7 +238,7 @@ def test_estimate_and_count_print_json_when_asked(capsys: pytest.CaptureFixture[
     assert main(["queens", "8", "--count", "--format", "json", "-q"]) == 0
     assert json.loads(capsys.readouterr().out) == {"count": 92}
     assert main(["knights", "5", "--count", "--format", "json", "-q"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"count": 1728}
+    assert json.loads(capsys.readouterr().out) == {"count": 1728, "unit": "directed tours"}
 
 
 # -- statistics with --workers -----------------------------------------------------------------

@@ -468,7 +468,7 @@ def test_svg_of_a_huge_board_stays_small() -> None:
 def test_cli_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["knights", "6", "--closed", "--count"]) == 0
     out, err = capsys.readouterr()
-    assert out == "9862\n" and "each cycle once" in err
+    assert out == "9862\n" and "closed tours (cycles, each counted once)" in err
     assert main(["knights", "5", "--count", "-q"]) == 0
     assert capsys.readouterr().out == "1728\n"
     assert main(["knights", "5", "--start", "0,0", "--count", "-q"]) == 0

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..errors import CheckpointError
 from .exits import EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, CliError, going_on
 from .options import given
-from .output import NO_TAG, Tag, cut_output, json_text, print_count, written_as_it_goes
+from .output import (
+    NO_TAG,
+    SOLUTIONS,
+    Tag,
+    Unit,
+    cut_output,
+    json_text,
+    print_count,
+    written_as_it_goes,
+)
 from .runs import parallel, show_bar
 
 if TYPE_CHECKING:
@@ -35,16 +44,18 @@ def run(
     out: TextIO,
     started: float | None = None,
     tag: Tag = NO_TAG,
+    unit: Unit = SOLUTIONS,
 ) -> int:
     """Count or print the solutions of ``stream`` as the options ask: with a progress
     bar, checkpoints and resumption when asked.  ``started``: when the work began (the
-    time reported counts from there; default now).  ``tag``: which puzzle of a file."""
+    time reported counts from there; default now).  ``tag``: which puzzle of a file;
+    ``unit``: what one solution of the stream is, in the lines that count them."""
     if started is None:
         started = time.perf_counter()
     if getattr(args, "sample", None):
         return run_sample(args, stream, show, out, started, tag)
     if args.estimate:
-        return print_estimate(args, stream, out, tag)
+        return print_estimate(args, stream, out, tag, unit)
     if (
         args.count
         and getattr(args, "method", None) == "memo"
@@ -56,10 +67,12 @@ def run(
         from .memo import count_by_memo
 
         return count_by_memo(args, stream, out, started, tag)
-    return Walk(args, stream, show, out, tag).run(started)
+    return Walk(args, stream, show, out, tag, unit).run(started)
 
 
-def print_estimate(args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag) -> int:
+def print_estimate(
+    args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag, unit: Unit = SOLUTIONS
+) -> int:
     """``--estimate``: Knuth's estimate of the tree size and solution count."""
     est = stream.estimate(samples=args.samples or 1000, seed=args.seed)
     if args.format == "json":
@@ -70,13 +83,18 @@ def print_estimate(args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag)
             "nodes_stderr": _finite(est.nodes_stderr),
             "solutions": est.solutions,
             "solutions_stderr": _finite(est.solutions_stderr),
+            **unit.fields,
         }
         out.write(json_text(**fields))
         return EXIT_OK
     print(
         f"{tag.text}estimate from {est.samples} probes: {est.nodes:.4g} nodes "
-        f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} solutions "
-        f"(+- {est.solutions_stderr:.2g})",
+        f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} "
+        + (
+            f"solutions (+- {est.solutions_stderr:.2g})"
+            if unit == SOLUTIONS
+            else f"(+- {est.solutions_stderr:.2g}) {unit.many}"
+        ),
         file=out,
     )
     return EXIT_OK
@@ -94,21 +112,24 @@ def nth_to_print(args: argparse.Namespace) -> int | None:
     return nth
 
 
-def _solutions(n: int) -> str:
-    return f"{n} solution{'' if n == 1 else 's'}"
-
-
 class Walk:
     """A search walked (or counted) to the end or to a limit, its run file kept."""
 
     def __init__(
-        self, args: argparse.Namespace, stream: Any, show: Show, out: TextIO, tag: Tag
+        self,
+        args: argparse.Namespace,
+        stream: Any,
+        show: Show,
+        out: TextIO,
+        tag: Tag,
+        unit: Unit = SOLUTIONS,
     ) -> None:
         self.args = args
         self.stream = stream
         self.show = show
         self.out = out
         self.tag = tag
+        self.unit = unit
         self.mode = "count" if args.count else "list"
         self.planned = False  # a parallel run file: the count or listing resumes it itself
         self.listing: Listing | None = None
@@ -290,12 +311,12 @@ class Walk:
             limit, found, done, planned_tasks, spent = which.args
             after = going_on(args.checkpoint, "saves the finished subtrees")
             line = (
-                f"{text}{limit} reached after {_solutions(found)} in {done} of "
+                f"{text}{limit} reached after {self.unit.of(found)} in {done} of "
                 f"{planned_tasks} subtrees ({spent} nodes in this run); {after}"
             )
         elif self.listing is not None:  # a parallel listing: the pieces read in this run
             line = (
-                f"{text}{which.args[0]} reached after {_solutions(runner.found)} "
+                f"{text}{which.args[0]} reached after {self.unit.of(runner.found)} "
                 f"({which.args[2]} nodes in this run); "
                 f"{going_on(args.checkpoint, 'saves the place')}"
             )
@@ -307,7 +328,7 @@ class Walk:
                 rest = self.search.estimate(1000, seed=0).solutions * (1.0 - walked)
                 guess = f"about {rest:.3g} more by Knuth's estimate; "
             line = (
-                f"{text}{which} reached after {_solutions(runner.found)}, "
+                f"{text}{which} reached after {self.unit.of(runner.found)}, "
                 f"{self.search.stats.nodes} nodes, {100 * walked:.1f}% of the tree; "
                 f"{guess}{going_on(args.checkpoint, 'saves the place')}"
             )
@@ -316,7 +337,7 @@ class Walk:
 
     def _interrupted(self) -> int:
         args, runner = self.args, self.runner
-        found = _solutions(runner.found)
+        found = self.unit.of(runner.found)
         if args.workers or args.scheduler:  # the helpers' counts are not in yet
             so_far = f"{found} listed" if self.mode == "list" else "no count yet"
         else:
@@ -334,11 +355,11 @@ class Walk:
         """The count, the statistics line, and whether ``--nth`` was there."""
         args, found, text = self.args, self.runner.found, self.tag.text
         if args.count:
-            print_count(args, self.out, found, self.tag)
+            print_count(args, self.out, found, self.tag, self.unit)
         if not args.quiet:
             elapsed = time.perf_counter() - started
             print(
-                f"{text}{_solutions(found)}, {self.stream.stats.nodes} nodes, {elapsed:.3f} s",
+                f"{text}{self.unit.of(found)}, {self.stream.stats.nodes} nodes, {elapsed:.3f} s",
                 file=sys.stderr,
             )
         if self.nth is not None and found < self.nth:

@@ -18,6 +18,7 @@ from ..limits import check_squares, tables_in_memory
 from ..options import add_run_options, given, positive, side_or_size, square
 from ..output import NO_TAG, json_text, print_count
 from ..runs import parallel, show_bar, single_search
+from .knights_count import CYCLES, DIRECTED
 
 if TYPE_CHECKING:
     from ...knights.solver import Tour
@@ -191,8 +192,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
         return count(args, out, rows, cols, started)
+    if args.estimate and args.closed and args.start is None:  # in --count's unit
+        return run_search(args, kt.cycles(rows, cols), show, out, unit=CYCLES)
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
-    return run_search(args, stream, show, out)
+    return run_search(args, stream, show, out, unit=DIRECTED)
 
 
 def pieces(args: argparse.Namespace, rows: int, cols: int, n: int, tour: Tour) -> Iterator[str]:
@@ -287,10 +290,10 @@ def count(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: 
         )
     with parallel(args) as workers:
         if args.closed and not args.directed:
-            what = "closed tours, each cycle once"
+            what = CYCLES
             found = kt.count_closed(rows, cols, method=args.method or "auto", **workers)
         else:
-            what = "directed tours"
+            what = DIRECTED
             found = kt.count_tours(
                 rows,
                 cols,
@@ -299,10 +302,10 @@ def count(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: 
                 method=args.method or "auto",
                 **workers,
             )
-    print_count(args, out, found, NO_TAG)
+    print_count(args, out, found, NO_TAG, what)
     if not args.quiet:
         elapsed = time.perf_counter() - started
-        print(f"{found} {what}, {elapsed:.3f} s", file=sys.stderr)
+        print(f"{what.of(found)}, {elapsed:.3f} s", file=sys.stderr)
     return EXIT_OK
 
 
@@ -320,7 +323,7 @@ def sample_tours(
 
     from ...knights import solver as kt
 
-    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    what = CYCLES if args.closed else DIRECTED
     method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
     if args.progress and method != "parts":
         raise CliError(
@@ -357,7 +360,7 @@ def sample_tours(
     if not args.quiet:
         elapsed = time.perf_counter() - started
         print(
-            f"{args.sample} drawn uniformly from {sampler.count} {what}, {elapsed:.3f} s",
+            f"{args.sample} drawn uniformly from {what.of(sampler.count)}, {elapsed:.3f} s",
             file=sys.stderr,
         )
     return EXIT_OK
