@@ -81,23 +81,40 @@ def print_estimate(
             "samples": est.samples,
             "nodes": est.nodes,
             "nodes_stderr": _finite(est.nodes_stderr),
-            "solutions": est.solutions,
-            "solutions_stderr": _finite(est.solutions_stderr),
+            # None when no probe reached a solution: the estimate knows nothing.
+            "solutions": est.solutions if est.known else None,
+            "solutions_stderr": _finite(est.solutions_stderr) if est.known else None,
             **unit.fields,
+            "probes_with_solutions": est.hits,
+            "reliable": est.reliable,
         }
         out.write(json_text(**fields))
         return EXIT_OK
+    if not est.known:
+        solutions = f"{unit.many}: cannot estimate yet ({est.caveat()}; more --samples may)"
+    elif unit == SOLUTIONS:
+        solutions = f"{est.solutions:.4g} solutions (+- {est.solutions_stderr:.2g})"
+    else:
+        solutions = f"{est.solutions:.4g} (+- {est.solutions_stderr:.2g}) {unit.many}"
+    if est.known and not est.reliable:
+        solutions += f"; {est.caveat()}, so it may be far off (more --samples may help)"
     print(
         f"{tag.text}estimate from {est.samples} probes: {est.nodes:.4g} nodes "
-        f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} "
-        + (
-            f"solutions (+- {est.solutions_stderr:.2g})"
-            if unit == SOLUTIONS
-            else f"(+- {est.solutions_stderr:.2g}) {unit.many}"
-        ),
+        f"(+- {est.nodes_stderr:.2g}), {solutions}",
         file=out,
     )
     return EXIT_OK
+
+
+def guess_rest(search: Any, walked: float) -> str:
+    """What a stopped run says of the solutions left: Knuth's estimate, or why there is
+    none yet, or why not to trust it."""
+    est = search.estimate(1000, seed=0)
+    rest = est.rest(walked)
+    if rest is None:
+        return f"cannot estimate the rest yet ({est.caveat()}); "
+    flag = "" if est.reliable else f" ({est.caveat()})"
+    return f"about {rest:.3g} more by Knuth's estimate{flag}; "
 
 
 def _finite(x: float) -> float | None:
@@ -325,8 +342,7 @@ class Walk:
             guess = ""
             if not getattr(args, "cheapest", None):
                 # (A cost search prunes by cost: an estimate of the whole tree says nothing.)
-                rest = self.search.estimate(1000, seed=0).solutions * (1.0 - walked)
-                guess = f"about {rest:.3g} more by Knuth's estimate; "
+                guess = guess_rest(self.search, walked)
             line = (
                 f"{text}{which} reached after {self.unit.of(runner.found)}, "
                 f"{self.search.stats.nodes} nodes, {100 * walked:.1f}% of the tree; "
