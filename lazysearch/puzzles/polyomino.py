@@ -315,6 +315,22 @@ def _copy_counts(
     return counts
 
 
+def _unbind(
+    board: Board, plist: list[Piece], counts: dict[str, int | None], distinct: bool
+) -> None:
+    """A bound that cannot bind is none: one piece that fills the board alone uses
+    ``cells / size`` copies whatever ``copies`` says, so it may be used any number of
+    times.  The tilings are the same; the memo then keys on the cells alone, not on
+    copies told apart (8x8 dominoes: 2 ms, where 32 copies gave up after 4 M
+    subproblems), and the bitboard engine, which counts copies anyway, is unchanged."""
+    if len(plist) != 1 or distinct:
+        return
+    only = plist[0]
+    k = counts[only.name]
+    if k is not None and k > 1 and k * len(only.cells) == len(board.cells):
+        counts[only.name] = None
+
+
 def tiling_problem(
     board: Board,
     pieces: Mapping[str, Piece] | Iterable[Piece],
@@ -363,6 +379,7 @@ def tiling_problem(
         raise ValueError(f"piece names must differ, got {names}")
     counts = _copy_counts(names, copies)
     plist = [p for p in plist if counts[p.name] != 0]
+    _unbind(board, plist, counts, distinct)
     bounded = [p for p in plist if counts[p.name] is not None]
     sizes = sorted({len(p.cells) for p in plist if counts[p.name] is None})
     area = sum(len(p.cells) * (counts[p.name] or 0) for p in bounded)
