@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from typing import Any, TextIO
 
 from .. import rules
@@ -22,8 +23,9 @@ def add_parser(commands: Any) -> None:
         help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
         epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
         "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON (a "
-        "sudoku a line; a kakuro one object, or an array of them with --count). Puzzle i of "
-        "--count is made from seed S + i - 1.",
+        "sudoku a line; a kakuro one object, or an array of them with --number). Puzzle i "
+        "of --number N is made from seed S + i - 1. (--count N, its old name, still "
+        "works, with a warning.)",
     )
     generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
     generate.add_argument(
@@ -36,12 +38,18 @@ def add_parser(commands: Any) -> None:
         "--box", type=board_size, metavar="RxC", help="sudoku: the box (default 3x3)"
     )
     generate.add_argument(
-        "--count",
+        "--number",
         dest="number",
         type=positive,
-        default=1,
         metavar="N",
         help="make N puzzles (default 1)",
+    )
+    generate.add_argument(  # its old name: elsewhere --count counts solutions
+        "--count",
+        dest="old_number",
+        type=positive,
+        metavar="N",
+        help="the old name of --number (it warns: everywhere else --count counts solutions)",
     )
     generate.add_argument(
         "--seed",
@@ -102,8 +110,20 @@ def _add_puzzle_options(generate: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse what the puzzle asked for does not take."""
+    if args.old_number is not None:
+        if args.number is not None:
+            raise CliError("give --number N alone: --count N is its old name")
+        warnings.warn(
+            "--count N is now --number N (make N puzzles); --count counts solutions "
+            "in every other command",
+            FutureWarning,  # (shown by default: DeprecationWarning is for developers)
+            stacklevel=1,
+        )
+        args.number = args.old_number
+    if args.number is None:
+        args.number = 1
     if args.format == "svg" and args.number > 1:
-        raise CliError(f"--format svg draws one puzzle; got --count {args.number}")
+        raise CliError(f"--format svg draws one puzzle; got --number {args.number}")
     sudoku_only = ("box", "symmetric", "max_nodes", "variant")
     wrong = (("density",) if args.puzzle == "sudoku" else sudoku_only) + (
         ("size",) if args.puzzle == "sudoku" else ()
@@ -111,11 +131,29 @@ def _check(args: argparse.Namespace) -> None:
     for name in wrong:
         if given(args, name):
             what = "size" if name == "size" else flag(name)
-            raise CliError(f"generate {args.puzzle} takes no {what}")
+            hint = ""
+            if name == "size":
+                rows, cols = args.size
+                box = _box_of(rows) if rows == cols else None
+                hint = ": the grid is set by its box, --box RxC (default 3x3, a 9x9 grid)"
+                if box is not None:
+                    hint = f": the grid is set by its box (a {rows}x{cols} grid: --box {box})"
+            raise CliError(f"generate {args.puzzle} takes no {what}{hint}")
+
+
+def _box_of(n: int) -> str | None:
+    """The usual box of an n x n sudoku, as --box takes it."""
+    from ...puzzles.sudoku import box_shape
+
+    try:
+        rows, cols = box_shape(n)
+    except ValueError:
+        return None
+    return f"{rows}x{cols}"
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """``--count`` puzzles from seeds ``S, S + 1, ...``."""
+    """``--number`` puzzles from seeds ``S, S + 1, ...``."""
     import json
 
     _check(args)
@@ -152,7 +190,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _print_time_limit(args: argparse.Namespace, made: int, seed: int | None) -> None:
     after = (
-        f"go on with --seed {seed} --count {args.number - made}"
+        f"go on with --seed {seed} --number {args.number - made}"
         if seed is not None
         else "the rest are new puzzles from fresh seeds"
     )
