@@ -106,6 +106,12 @@ class Partial(NamedTuple):
     rest: float | None
     checkpoint: dict[str, Any]
 
+    def __repr__(self) -> str:
+        return (
+            f"Partial(found={self.found}, done={self.done}, progress={self.progress!r}, "
+            f"rest={self.rest!r}, checkpoint={_short_checkpoint(self.checkpoint)})"
+        )
+
 
 class Taken(NamedTuple):
     """What a listing within a budget got (:meth:`lazysearch.stream.Solutions.take_within`).
@@ -121,6 +127,27 @@ class Taken(NamedTuple):
     progress: float
     rest: float | None
     checkpoint: dict[str, Any]
+
+    def __repr__(self) -> str:
+        n = len(self.solutions)
+        return (
+            f"Taken(solutions=<{n} solution{'' if n == 1 else 's'}>, done={self.done}, "
+            f"progress={self.progress!r}, rest={self.rest!r}, "
+            f"checkpoint={_short_checkpoint(self.checkpoint)})"
+        )
+
+
+def _short_checkpoint(checkpoint: object) -> str:
+    """A checkpoint in a repr: its format and size, not its whole position or table.
+
+    >>> _short_checkpoint({"format": "lazysearch-search", "position": [0] * 500})
+    "<'lazysearch-search' checkpoint, 2 keys>"
+    """
+    if not isinstance(checkpoint, dict):
+        return brief(checkpoint)
+    kind = checkpoint.get("format", checkpoint.get("kind", ""))
+    name = f"{brief(kind)} " if kind else ""
+    return f"<{name}checkpoint, {len(checkpoint)} key{'' if len(checkpoint) == 1 else 's'}>"
 
 
 #: Fewer effective probes than this (see :attr:`Estimate.effective`) and the spread of

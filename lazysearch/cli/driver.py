@@ -17,6 +17,7 @@ from .exits import EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, Cli
 from .options import given
 from .output import (
     NO_TAG,
+    NODES,
     SOLUTIONS,
     Tag,
     Unit,
@@ -345,7 +346,7 @@ class Walk:
                 guess = guess_rest(self.search, walked)
             line = (
                 f"{text}{which} reached after {self.unit.of(runner.found)}, "
-                f"{self.search.stats.nodes} nodes, {100 * walked:.1f}% of the tree; "
+                f"{NODES.of(self.search.stats.nodes)}, {100 * walked:.1f}% of the tree; "
                 f"{guess}{going_on(args.checkpoint, 'saves the place')}"
             )
         print(f"lazysearch {args.command}: {line}", file=sys.stderr)
@@ -357,7 +358,7 @@ class Walk:
         if args.workers or args.scheduler:  # the helpers' counts are not in yet
             so_far = f"{found} listed" if self.mode == "list" else "no count yet"
         else:
-            so_far = f"{found}, {self.search.stats.nodes} nodes"
+            so_far = f"{found}, {NODES.of(self.search.stats.nodes)}"
         if args.output and args.output != "-":
             so_far += f" ({args.output} not written)"
         print(
@@ -375,7 +376,8 @@ class Walk:
         if not args.quiet:
             elapsed = time.perf_counter() - started
             print(
-                f"{text}{self.unit.of(found)}, {self.stream.stats.nodes} nodes, {elapsed:.3f} s",
+                f"{text}{self.unit.of(found)}, {NODES.of(self.stream.stats.nodes)}, "
+                f"{elapsed:.3f} s",
                 file=sys.stderr,
             )
         if self.nth is not None and found < self.nth:
@@ -420,7 +422,7 @@ def run_sample(
         elapsed = time.perf_counter() - started
         print(
             f"{tag.text}{len(drawn)} drawn of {total} solution{'' if total == 1 else 's'}, "
-            f"diagram of {diagram.size} nodes, {elapsed:.3f} s",
+            f"diagram of {NODES.of(diagram.size)}, {elapsed:.3f} s",
             file=sys.stderr,
         )
     if total == 0:

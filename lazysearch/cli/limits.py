@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..engine.memory import available_memory
-from ..errors import TooLargeError
+from ..errors import TooLargeError, article
 from .exits import CliError
 
 #: Bytes of memory a search takes, measured (peak RSS, CPython 3.11, compiled engines):
@@ -86,7 +86,7 @@ def check_squares(squares: int, rows: int, cols: int) -> None:
     """Refuse a board of more squares than the engines number."""
     if squares > MAX_SQUARES:
         raise TooLargeError(
-            f"a {rows}x{cols} board has {squares:,} squares; the engine numbers "
+            f"{article(rows)} {rows}x{cols} board has {squares:,} squares; the engine numbers "
             f"them in 32 bits (at most {MAX_SQUARES:,})"
         )
 

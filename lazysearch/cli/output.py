@@ -65,6 +65,7 @@ class Unit(NamedTuple):
 
 
 SOLUTIONS = Unit("solution", "solutions")
+NODES = Unit("node", "nodes")
 
 
 def print_count(

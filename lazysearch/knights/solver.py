@@ -204,7 +204,13 @@ class Tour(Sequence[Square]):
         return tuple(self) >= tuple(other)
 
     def __repr__(self) -> str:
-        return repr(tuple(self))
+        """The squares; of a tour over 100 squares, the first and last few (a stream's
+        repr is cut likewise): ``repr(tour(1000))`` would be 11.8 MB."""
+        if len(self) <= 100:
+            return repr(tuple(self))
+        head = ", ".join(map(repr, self[:4]))
+        size = f"{self.rows}x{self.cols}, {len(self):,} squares"
+        return f"<Tour of {size}: {head}, ..., {self[-1]!r}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self._codes is None:

@@ -55,6 +55,19 @@ class Board(NamedTuple):
     grid: str = "square"
     layers: int = 1
 
+    def __repr__(self) -> str:
+        """The cells in order, the first few of a large board:
+        ``Board(rows=8, cols=8, cells=<64 cells: (0, 0), (0, 1), ..., (7, 7)>)``."""
+        cells = sorted(self.cells)
+        if len(cells) <= 12:
+            shown = f"frozenset({{{', '.join(map(repr, cells))}}})" if cells else "frozenset()"
+        else:
+            head = ", ".join(map(repr, cells[:3]))
+            shown = f"<{len(cells)} cells: {head}, ..., {cells[-1]!r}>"
+        grid = "" if self.grid == "square" else f", grid={self.grid!r}"
+        layers = "" if self.layers == 1 else f", layers={self.layers}"
+        return f"Board(rows={self.rows}, cols={self.cols}, cells={shown}{grid}{layers})"
+
     @property
     def frame(self) -> Cell:
         """``(rows, cols)``, or ``(layers, rows, cols)`` for cubes."""

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from ..errors import ParseError, brief, json_line
+from ..errors import ParseError, article, brief, json_line
 from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
@@ -110,7 +110,7 @@ def verify(
     n = len(given)
     br, bc = checked_box(box, n)
     if len(solution) != n or any(len(row) != n for row in solution):
-        raise SudokuError(f"the solution is not a {n}x{n} grid")
+        raise SudokuError(f"the solution is not {article(n)} {n}x{n} grid")
     full = set(range(1, n + 1))
     for r in range(n):
         for c in range(n):
@@ -203,7 +203,7 @@ def json_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str, tup
             shape = (box[0], box[1])
         else:
             raise ParseError(
-                f"'box' is {brief(box)}, not [rows, columns] of a {size}x{size} grid",
+                f"'box' is {brief(box)}, not [rows, columns] of {article(size)} {size}x{size} grid",
                 source=source,
                 line=number,
                 column=lead,
@@ -234,7 +234,7 @@ def _check_line(cells: str, source: str, number: int, lead: int) -> None:
     for column, ch in enumerate(cells, start=lead + 1):
         if ch not in BLANKS and (SYMBOLS.find(ch.upper()) < 0 or SYMBOLS.find(ch.upper()) >= size):
             raise ParseError(
-                f"{ch!r} is not a value of a {size}x{size} sudoku",
+                f"{ch!r} is not a value of {article(size)} {size}x{size} sudoku",
                 source=source,
                 line=number,
                 column=column,
@@ -380,8 +380,8 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
                 out.append(SYMBOLS[int(word) - 1])
             else:
                 raise ParseError(
-                    f"{brief(word)} is not a value of a {n}x{n} sudoku (1..{n}, or 0, . or - "
-                    "for a blank)",
+                    f"{brief(word)} is not a value of {article(n)} {n}x{n} sudoku (1..{n}, "
+                    "or 0, . or - for a blank)",
                     source=source,
                     line=number,
                     column=token.start() + 1,

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from .. import rules
 from ..exits import EXIT_BUDGET, EXIT_OK, CliError
 from ..options import board_size, flag, given, positive, seconds
+from ..output import NODES
 from ..runs import progress_bar, show_bar
 
 #: No cross-flag rule: generate runs no search (its own checks are in :func:`run`).
@@ -225,7 +226,7 @@ def _sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> str:
         what = f"{p.variant}, " + (f"{len(cages)} cages" if cages is not None else what)
         body = p.text()  # type: ignore[attr-defined]
     return (
-        f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {r.nodes} nodes)"
+        f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {NODES.of(r.nodes)})"
         f"{'' if p.minimal else ', minimality not proved'}\n{body}\n"
     )
 
@@ -240,7 +241,7 @@ def _kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
     if not args.quiet and args.format != "json":
         print(
             f"lazysearch generate kakuro: seed {p.seed}: {len(p.white)} white cells, "
-            f"rating {r.score} ({r.level}, {r.nodes} nodes)",
+            f"rating {r.score} ({r.level}, {NODES.of(r.nodes)})",
             file=sys.stderr,
         )
     if args.format == "svg":

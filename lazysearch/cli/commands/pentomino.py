@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ...errors import article
 from .. import rules
 from ..driver import run as run_search
 from ..exits import CliError
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     pieces = getattr(polyomino, args.pieces.upper())
     area = sum(len(p.cells) for p in pieces.values())
     if len(board.cells) != area:
-        what = f"a {board.rows}x{board.cols} board" if args.size else args.board
+        what = f"{article(board.rows)} {board.rows}x{board.cols} board" if args.size else args.board
         raise CliError(
             f"the {len(pieces)} {args.pieces} cover {area} cells, and {what} has {len(board.cells)}"
         )
