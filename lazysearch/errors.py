@@ -25,6 +25,18 @@ def brief(value: object, limit: int = 60) -> str:
     return f"{text[: limit - 10]}... ({size:,} {unit})"
 
 
+def article(n: int) -> str:
+    """The article before the number ``n`` as it is said: "an" for 8, 11, 18, 80-89,
+    800-899, 8,000, 11,000... (a vowel first), else "a".
+
+    >>> f"{article(8)} 8x8 board, {article(9)} 9x9 grid, {article(11)} 11x11 grid"
+    'an 8x8 board, a 9x9 grid, an 11x11 grid'
+    """
+    digits = str(abs(n))
+    eleven = len(digits) % 3 == 2 and digits.startswith(("11", "18"))
+    return "an" if digits.startswith("8") or eleven else "a"
+
+
 class LazysearchError(ValueError):
     """Base class: the input (a problem, a file, a checkpoint) cannot be used as given."""
 

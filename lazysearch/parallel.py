@@ -450,7 +450,7 @@ def count_within(
         return Partial(total - before, True, 1.0, 0.0, finished)
     plan = record["plan"]
     walked = len(plan["done"]) / max(1, len(plan["tasks"]))
-    rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)
+    rest = search.estimate(samples, seed=0).rest(walked)
     return Partial(int(record["found"]) - before, False, walked, rest, record)
 
 

@@ -95,15 +95,22 @@ class Partial(NamedTuple):
     ``found``: the solutions counted by this call; ``done``: whether the search reached
     its end (``found`` is then the whole count of what was left); ``progress``: the
     fraction of the tree walked (:meth:`Search.progress`); ``rest``: Knuth's estimate
-    of the solutions not yet counted (0 when done); ``checkpoint``: the search's
-    checkpoint, to go on with :meth:`Search.resume`.
+    of the solutions not yet counted (0 when done; ``None`` when no probe reached a
+    solution, so that nothing can be said); ``checkpoint``: the search's checkpoint, to
+    go on with :meth:`Search.resume`.
     """
 
     found: int
     done: bool
     progress: float
-    rest: float
+    rest: float | None
     checkpoint: dict[str, Any]
+
+    def __repr__(self) -> str:
+        return (
+            f"Partial(found={self.found}, done={self.done}, progress={self.progress!r}, "
+            f"rest={self.rest!r}, checkpoint={_short_checkpoint(self.checkpoint)})"
+        )
 
 
 class Taken(NamedTuple):
@@ -118,8 +125,34 @@ class Taken(NamedTuple):
     solutions: list[Any]
     done: bool
     progress: float
-    rest: float
+    rest: float | None
     checkpoint: dict[str, Any]
+
+    def __repr__(self) -> str:
+        n = len(self.solutions)
+        return (
+            f"Taken(solutions=<{n} solution{'' if n == 1 else 's'}>, done={self.done}, "
+            f"progress={self.progress!r}, rest={self.rest!r}, "
+            f"checkpoint={_short_checkpoint(self.checkpoint)})"
+        )
+
+
+def _short_checkpoint(checkpoint: object) -> str:
+    """A checkpoint in a repr: its format and size, not its whole position or table.
+
+    >>> _short_checkpoint({"format": "lazysearch-search", "position": [0] * 500})
+    "<'lazysearch-search' checkpoint, 2 keys>"
+    """
+    if not isinstance(checkpoint, dict):
+        return brief(checkpoint)
+    kind = checkpoint.get("format", checkpoint.get("kind", ""))
+    name = f"{brief(kind)} " if kind else ""
+    return f"<{name}checkpoint, {len(checkpoint)} key{'' if len(checkpoint) == 1 else 's'}>"
+
+
+#: Fewer effective probes than this (see :attr:`Estimate.effective`) and the spread of
+#: the solutions' estimate is itself a guess: :attr:`Estimate.reliable` is False.
+RELIABLE_PROBES = 30
 
 
 class Estimate(NamedTuple):
@@ -127,7 +160,21 @@ class Estimate(NamedTuple):
 
     ``nodes`` and ``solutions`` are the means over ``samples`` probes; the ``*_stderr``
     fields are the standard errors of those means (the spread of one probe divided by
-    the square root of the number of probes).
+    the square root of the number of probes).  ``hits``: the probes that reached a
+    solution; with none, the estimate of the solutions knows nothing (``known`` is
+    False), whatever its 0 says.  ``effective``: how many probes the solutions'
+    estimate rests on, Kish's ``(sum w)**2 / sum w**2`` of the probes' weights; when a
+    few probes carry most of the weight (heavy-tailed trees, knight's tours) it is
+    small, the mean far from the truth more often than the ``stderr`` says, and
+    ``reliable`` is False.
+
+    >>> from lazysearch import polyomino, queens
+    >>> est = queens(8).search.estimate(samples=1000, seed=1)
+    >>> est.known, est.reliable, est.hits > 100
+    (True, True, True)
+    >>> pentominoes = polyomino.tile(polyomino.rectangle(6, 10), polyomino.PENTOMINOES)
+    >>> pentominoes.estimate(samples=100, seed=1).known  # no probe reached a tiling
+    False
     """
 
     samples: int
@@ -135,6 +182,35 @@ class Estimate(NamedTuple):
     nodes_stderr: float
     solutions: float
     solutions_stderr: float
+    hits: int
+    effective: float
+
+    @property
+    def known(self) -> bool:
+        """Whether any probe reached a solution (else ``solutions`` says nothing)."""
+        return self.hits > 0
+
+    @property
+    def reliable(self) -> bool:
+        """Whether the solutions' estimate rests on :data:`RELIABLE_PROBES` effective
+        probes or more (else its ``stderr`` understates how far off it may be)."""
+        return self.effective >= RELIABLE_PROBES
+
+    def rest(self, walked: float) -> float | None:
+        """The solutions in the part of the tree not walked (``walked``: the fraction
+        walked), or ``None`` when no probe reached a solution."""
+        return self.solutions * (1.0 - walked) if self.known else None
+
+    def caveat(self) -> str:
+        """Why the solutions' estimate is not to be trusted, in words ("" if it is)."""
+        if not self.known:
+            return f"no probe of {self.samples} reached a solution"
+        if self.reliable:
+            return ""
+        return (
+            f"unreliable: {self.hits} of {self.samples} probes reached a solution, worth "
+            f"{self.effective:.1f} probes of equal weight"
+        )
 
 
 def _mean_and_stderr(values: list[int]) -> tuple[float, float]:
@@ -277,9 +353,7 @@ class Search:
             found += engine.run(0, budget)
         done = engine.state == DONE
         walked = self.progress()
-        rest = 0.0
-        if not done:
-            rest = self.estimate(samples, seed=0).solutions * (1.0 - walked)
+        rest = 0.0 if done else self.estimate(samples, seed=0).rest(walked)
         return Partial(found, done, walked, rest, self.checkpoint())
 
     # -- where we are --------------------------------------------------------------------
@@ -459,7 +533,11 @@ class Search:
             solution_estimates.append(solutions)
         n_mean, n_err = _mean_and_stderr(node_estimates)
         s_mean, s_err = _mean_and_stderr(solution_estimates)
-        return Estimate(samples, n_mean, n_err, s_mean, s_err)
+        hits = sum(1 for w in solution_estimates if w)
+        total = sum(solution_estimates)
+        squares = sum(w * w for w in solution_estimates)
+        effective = total * total / squares if squares else 0.0
+        return Estimate(samples, n_mean, n_err, s_mean, s_err, hits, effective)
 
     def move_to(self, prefix: Sequence[int]) -> None:
         """Become a fresh search of the subtree at ``prefix``, reusing this one's engine

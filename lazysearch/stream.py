@@ -617,7 +617,7 @@ class Solutions(Generic[T]):
         # Stopped by n or the budget just as the search ended: nothing is left either.
         done = done or (not self._peeked and not self._heads and search.done)
         walked = self.progress()
-        rest = 0.0 if done else search.estimate(samples, seed=0).solutions * (1.0 - walked)
+        rest = 0.0 if done else search.estimate(samples, seed=0).rest(walked)
         return Taken(got, done, walked, rest, self.checkpoint())
 
     def diagram(self, max_nodes: int | None = None) -> Diagram[T]:

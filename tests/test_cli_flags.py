@@ -232,13 +232,17 @@ def test_estimate_and_count_print_json_when_asked(capsys: pytest.CaptureFixture[
     assert main(["queens", "8", "--estimate", "--format", "json", "--seed", "1"]) == 0
     est = json.loads(capsys.readouterr().out)
     assert est["samples"] == 1000 and 40 < est["solutions"] < 150
-    assert set(est) == {"samples", "nodes", "nodes_stderr", "solutions", "solutions_stderr"}
+    assert set(est) == {
+        *("samples", "nodes", "nodes_stderr", "solutions", "solutions_stderr"),
+        *("probes_with_solutions", "reliable"),
+    }
+    assert est["reliable"] is True and est["probes_with_solutions"] > 100
     assert main(["queens", "8", "--estimate", "--format", "json", "--samples", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["nodes_stderr"] is None  # not Infinity
     assert main(["queens", "8", "--count", "--format", "json", "-q"]) == 0
     assert json.loads(capsys.readouterr().out) == {"count": 92}
     assert main(["knights", "5", "--count", "--format", "json", "-q"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"count": 1728}
+    assert json.loads(capsys.readouterr().out) == {"count": 1728, "unit": "directed tours"}
 
 
 # -- statistics with --workers -----------------------------------------------------------------

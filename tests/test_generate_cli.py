@@ -21,7 +21,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def test_sudoku_batches_are_lines_the_sudoku_reader_takes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, _ = run(["generate", "sudoku", "--count", "3", "--seed", "1"], capsys)
+    status, out, _ = run(["generate", "sudoku", "--number", "3", "--seed", "1"], capsys)
     assert status == 0
     puzzles = sudoku.loads(out)
     assert puzzles == [str(sudoku.generate(seed=s)) for s in (1, 2, 3)]
@@ -43,7 +43,7 @@ def test_sudoku_json_lines_read_back(capsys: pytest.CaptureFixture[str], tmp_pat
     """'lazysearch sudoku' reads the JSON lines back, each with its box (3x2 here: a 6x6
     grid whose default box is 2x3)."""
     path = tmp_path / "s.json"
-    argv = ["generate", "sudoku", "--box", "3x2", "--count", "2", "--seed", "3", "--format"]
+    argv = ["generate", "sudoku", "--box", "3x2", "--number", "2", "--seed", "3", "--format"]
     status, _, _ = run([*argv, "json", "-o", str(path)], capsys)
     assert status == 0
     status, out, err = run(["sudoku", str(path), "--format", "json"], capsys)
@@ -72,7 +72,7 @@ def test_kakuro_writes_the_grid_format(capsys: pytest.CaptureFixture[str], tmp_p
 def test_kakuro_json_batches_read_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Several kakuro in JSON are one array, which the kakuro reader and command take."""
     path = tmp_path / "k.json"
-    argv = ["generate", "kakuro", "7x8", "--count", "3", "--seed", "5", "--format", "json"]
+    argv = ["generate", "kakuro", "7x8", "--number", "3", "--seed", "5", "--format", "json"]
     status, _, _ = run([*argv, "-o", str(path)], capsys)
     assert status == 0
     text = path.read_text()
@@ -86,7 +86,7 @@ def test_kakuro_json_batches_read_back(capsys: pytest.CaptureFixture[str], tmp_p
 
 def test_a_progress_bar_over_a_batch(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(
-        ["generate", "sudoku", "--box", "2x2", "--count", "4", "--seed", "1", "--progress"], capsys
+        ["generate", "sudoku", "--box", "2x2", "--number", "4", "--seed", "1", "--progress"], capsys
     )
     assert status == 0 and len(sudoku.loads(out)) == 4
     assert "lazysearch generate sudoku: " in err and "%" in err  # tqdm redraws when it likes
@@ -101,7 +101,7 @@ def test_a_progress_bar_over_a_batch(capsys: pytest.CaptureFixture[str]) -> None
         (["generate", "sudoku", "9x9"], "generate sudoku takes no size"),
         (["generate", "kakuro", "15x15", "--density", "1"], "density 1.0"),
         (["generate", "kakuro", "2x9"], "2 x 9"),
-        (["generate", "sudoku", "--count", "2", "--format", "svg"], "--count 2"),
+        (["generate", "sudoku", "--number", "2", "--format", "svg"], "--number 2"),
     ],
 )
 def test_bad_arguments_are_one_line(
@@ -121,12 +121,12 @@ def test_a_time_limit_keeps_the_puzzles_made_and_says_how_to_go_on(
     first = tmp_path / "first.txt"
     rest = tmp_path / "rest.txt"
     base = ["generate", "sudoku", "--box", "2x2", "-q"]
-    assert run([*base, "--seed", "1", "--count", "3", "-o", str(whole)], capsys)[0] == 0
+    assert run([*base, "--seed", "1", "--number", "3", "-o", str(whole)], capsys)[0] == 0
     # A limit already spent after the first puzzle: one made, kept, and the way on.
     status, _, err = run(
-        [*base, "--seed", "1", "--count", "3", "--time-limit", "1e-9", "-o", str(first)], capsys
+        [*base, "--seed", "1", "--number", "3", "--time-limit", "1e-9", "-o", str(first)], capsys
     )
     assert status == EXIT_BUDGET and err.count("\n") == 1
-    assert "reached after 1 of 3 puzzles; go on with --seed 2 --count 2" in err
-    assert run([*base, "--seed", "2", "--count", "2", "-o", str(rest)], capsys)[0] == 0
+    assert "reached after 1 of 3 puzzles; go on with --seed 2 --number 2" in err
+    assert run([*base, "--seed", "2", "--number", "2", "-o", str(rest)], capsys)[0] == 0
     assert first.read_text() + rest.read_text() == whole.read_text()

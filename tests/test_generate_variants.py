@@ -395,7 +395,7 @@ def test_bad_json_is_a_parse_error(text: str, words: str) -> None:
 
 
 def test_two_generated_texts_are_refused_by_line(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["generate", "sudoku", "--variant", "x", "--box", "2x2", "--count", "2", "--seed", "1"]
+    argv = ["generate", "sudoku", "--variant", "x", "--box", "2x2", "--number", "2", "--seed", "1"]
     status, out, _ = run(argv, capsys)
     assert status == 0 and out.count("givens:") == 2
     second = out.splitlines().index("givens:", 2) + 1

@@ -239,6 +239,24 @@ def test_copies_of_several_pieces_match_brute_force() -> None:
     assert found == expected and len(expected) > 10
 
 
+@pytest.mark.parametrize(("rows", "cols", "expected"), [(4, 4, 36), (4, 5, 95), (8, 8, 12988816)])
+def test_a_bound_that_cannot_bind_counts_as_any_number(rows: int, cols: int, expected: int) -> None:
+    # One piece filling the board alone uses rows * cols / 2 copies whatever the bound:
+    # the memo counts it on the cells alone (OEIS A004003), as with copies None; it gave
+    # up on 8x8 after 4 M subproblems with 32 copies told apart.
+    domino = polyomino.piece("D", "DD")
+    board = polyomino.rectangle(rows, cols)
+    bound = tile(board, [domino], copies={"D": rows * cols // 2})
+    free = tile(board, [domino], copies={"D": None})
+    assert bound.count(method="memo") == expected
+    assert bound.search.problem.fingerprint() == free.search.problem.fingerprint()
+    assert tile(board, [domino], copies={"D": rows * cols // 2}).take(5) == free.take(5)
+    if rows * cols <= 20:
+        shapes = {"D": domino.orientations()}
+        counts = {"D": rows * cols // 2}
+        assert len(brute_force_tilings(board, shapes, counts)) == expected
+
+
 def test_copies_errors() -> None:
     domino = polyomino.piece("D", "DD")
     board = polyomino.rectangle(2, 2)
@@ -326,9 +344,9 @@ def _decoded(shape: polyomino.Board, cover: object) -> list[Tiling]:
     for solution in cover.solve():  # type: ignore[attr-defined]
         placed = []
         for j in solution:
-            label, *rest = cover.options[j]  # type: ignore[attr-defined]
-            name = label[0] if isinstance(label, tuple) else label
-            placed.append((name, frozenset(c for c in rest if c in shape.cells)))
+            name = cover.piece_of[j]  # type: ignore[attr-defined]
+            cells = cover.options[j]  # type: ignore[attr-defined]
+            placed.append((name, frozenset(c for c in cells if c in shape.cells)))
         out.append(Tiling(shape, tuple(sorted(placed, key=lambda p: (p[0], min(p[1]))))))
     return out
 

@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="lazysearch",
         description="Combinatorial search with lazy streams of solutions.",
-        epilog=EXIT_STATUSES,
+        epilog=f"{EXIT_STATUSES} Without a COMMAND, this help goes to stderr with status 2.",
     )
     parser.add_argument(
         "--version",

@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..errors import CheckpointError
 from .exits import EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, CliError, going_on
 from .options import given
-from .output import NO_TAG, Tag, cut_output, json_text, print_count, written_as_it_goes
+from .output import (
+    NO_TAG,
+    NODES,
+    SOLUTIONS,
+    Tag,
+    Unit,
+    cut_output,
+    json_text,
+    print_count,
+    written_as_it_goes,
+)
 from .runs import parallel, show_bar
 
 if TYPE_CHECKING:
@@ -35,16 +45,18 @@ def run(
     out: TextIO,
     started: float | None = None,
     tag: Tag = NO_TAG,
+    unit: Unit = SOLUTIONS,
 ) -> int:
     """Count or print the solutions of ``stream`` as the options ask: with a progress
     bar, checkpoints and resumption when asked.  ``started``: when the work began (the
-    time reported counts from there; default now).  ``tag``: which puzzle of a file."""
+    time reported counts from there; default now).  ``tag``: which puzzle of a file;
+    ``unit``: what one solution of the stream is, in the lines that count them."""
     if started is None:
         started = time.perf_counter()
     if getattr(args, "sample", None):
         return run_sample(args, stream, show, out, started, tag)
     if args.estimate:
-        return print_estimate(args, stream, out, tag)
+        return print_estimate(args, stream, out, tag, unit)
     if (
         args.count
         and getattr(args, "method", None) == "memo"
@@ -56,10 +68,12 @@ def run(
         from .memo import count_by_memo
 
         return count_by_memo(args, stream, out, started, tag)
-    return Walk(args, stream, show, out, tag).run(started)
+    return Walk(args, stream, show, out, tag, unit).run(started)
 
 
-def print_estimate(args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag) -> int:
+def print_estimate(
+    args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag, unit: Unit = SOLUTIONS
+) -> int:
     """``--estimate``: Knuth's estimate of the tree size and solution count."""
     est = stream.estimate(samples=args.samples or 1000, seed=args.seed)
     if args.format == "json":
@@ -68,18 +82,40 @@ def print_estimate(args: argparse.Namespace, stream: Any, out: TextIO, tag: Tag)
             "samples": est.samples,
             "nodes": est.nodes,
             "nodes_stderr": _finite(est.nodes_stderr),
-            "solutions": est.solutions,
-            "solutions_stderr": _finite(est.solutions_stderr),
+            # None when no probe reached a solution: the estimate knows nothing.
+            "solutions": est.solutions if est.known else None,
+            "solutions_stderr": _finite(est.solutions_stderr) if est.known else None,
+            **unit.fields,
+            "probes_with_solutions": est.hits,
+            "reliable": est.reliable,
         }
         out.write(json_text(**fields))
         return EXIT_OK
+    if not est.known:
+        solutions = f"{unit.many}: cannot estimate yet ({est.caveat()}; more --samples may)"
+    elif unit == SOLUTIONS:
+        solutions = f"{est.solutions:.4g} solutions (+- {est.solutions_stderr:.2g})"
+    else:
+        solutions = f"{est.solutions:.4g} (+- {est.solutions_stderr:.2g}) {unit.many}"
+    if est.known and not est.reliable:
+        solutions += f"; {est.caveat()}, so it may be far off (more --samples may help)"
     print(
         f"{tag.text}estimate from {est.samples} probes: {est.nodes:.4g} nodes "
-        f"(+- {est.nodes_stderr:.2g}), {est.solutions:.4g} solutions "
-        f"(+- {est.solutions_stderr:.2g})",
+        f"(+- {est.nodes_stderr:.2g}), {solutions}",
         file=out,
     )
     return EXIT_OK
+
+
+def guess_rest(search: Any, walked: float) -> str:
+    """What a stopped run says of the solutions left: Knuth's estimate, or why there is
+    none yet, or why not to trust it."""
+    est = search.estimate(1000, seed=0)
+    rest = est.rest(walked)
+    if rest is None:
+        return f"cannot estimate the rest yet ({est.caveat()}); "
+    flag = "" if est.reliable else f" ({est.caveat()})"
+    return f"about {rest:.3g} more by Knuth's estimate{flag}; "
 
 
 def _finite(x: float) -> float | None:
@@ -94,21 +130,24 @@ def nth_to_print(args: argparse.Namespace) -> int | None:
     return nth
 
 
-def _solutions(n: int) -> str:
-    return f"{n} solution{'' if n == 1 else 's'}"
-
-
 class Walk:
     """A search walked (or counted) to the end or to a limit, its run file kept."""
 
     def __init__(
-        self, args: argparse.Namespace, stream: Any, show: Show, out: TextIO, tag: Tag
+        self,
+        args: argparse.Namespace,
+        stream: Any,
+        show: Show,
+        out: TextIO,
+        tag: Tag,
+        unit: Unit = SOLUTIONS,
     ) -> None:
         self.args = args
         self.stream = stream
         self.show = show
         self.out = out
         self.tag = tag
+        self.unit = unit
         self.mode = "count" if args.count else "list"
         self.planned = False  # a parallel run file: the count or listing resumes it itself
         self.listing: Listing | None = None
@@ -297,12 +336,12 @@ class Walk:
             limit, found, done, planned_tasks, spent = which.args
             after = going_on(args.checkpoint, "saves the finished subtrees")
             line = (
-                f"{text}{limit} reached after {_solutions(found)} in {done} of "
+                f"{text}{limit} reached after {self.unit.of(found)} in {done} of "
                 f"{planned_tasks} subtrees ({spent} nodes in this run); {after}"
             )
         elif self.listing is not None:  # a parallel listing: the pieces read in this run
             line = (
-                f"{text}{which.args[0]} reached after {_solutions(runner.found)} "
+                f"{text}{which.args[0]} reached after {self.unit.of(runner.found)} "
                 f"({which.args[2]} nodes in this run); "
                 f"{going_on(args.checkpoint, 'saves the place')}"
             )
@@ -311,11 +350,10 @@ class Walk:
             guess = ""
             if not getattr(args, "cheapest", None):
                 # (A cost search prunes by cost: an estimate of the whole tree says nothing.)
-                rest = self.search.estimate(1000, seed=0).solutions * (1.0 - walked)
-                guess = f"about {rest:.3g} more by Knuth's estimate; "
+                guess = guess_rest(self.search, walked)
             line = (
-                f"{text}{which} reached after {_solutions(runner.found)}, "
-                f"{self.search.stats.nodes} nodes, {100 * walked:.1f}% of the tree; "
+                f"{text}{which} reached after {self.unit.of(runner.found)}, "
+                f"{NODES.of(self.search.stats.nodes)}, {100 * walked:.1f}% of the tree; "
                 f"{guess}{going_on(args.checkpoint, 'saves the place')}"
             )
         print(f"lazysearch {args.command}: {line}", file=sys.stderr)
@@ -323,11 +361,11 @@ class Walk:
 
     def _interrupted(self) -> int:
         args, runner = self.args, self.runner
-        found = _solutions(runner.found)
+        found = self.unit.of(runner.found)
         if args.workers or args.scheduler:  # the helpers' counts are not in yet
             so_far = f"{found} listed" if self.mode == "list" else "no count yet"
         else:
-            so_far = f"{found}, {self.search.stats.nodes} nodes"
+            so_far = f"{found}, {NODES.of(self.search.stats.nodes)}"
         if args.output and args.output != "-":
             so_far += f" ({args.output} not written)"
         print(
@@ -341,11 +379,12 @@ class Walk:
         """The count, the statistics line, and whether ``--nth`` was there."""
         args, found, text = self.args, self.runner.found, self.tag.text
         if args.count:
-            print_count(args, self.out, found, self.tag)
+            print_count(args, self.out, found, self.tag, self.unit)
         if not args.quiet:
             elapsed = time.perf_counter() - started
             print(
-                f"{text}{_solutions(found)}, {self.stream.stats.nodes} nodes, {elapsed:.3f} s",
+                f"{text}{self.unit.of(found)}, {NODES.of(self.stream.stats.nodes)}, "
+                f"{elapsed:.3f} s",
                 file=sys.stderr,
             )
         if self.nth is not None and found < self.nth:
@@ -390,7 +429,7 @@ def run_sample(
         elapsed = time.perf_counter() - started
         print(
             f"{tag.text}{len(drawn)} drawn of {total} solution{'' if total == 1 else 's'}, "
-            f"diagram of {diagram.size} nodes, {elapsed:.3f} s",
+            f"diagram of {NODES.of(diagram.size)}, {elapsed:.3f} s",
             file=sys.stderr,
         )
     if total == 0:

@@ -19,10 +19,11 @@ EXIT_BUDGET = 5
 EXIT_INTERRUPTED = 130
 
 EXIT_STATUSES = (
-    "Exit status: 0 done, 1 no such solution (--nth, --sample, --format svg), "
-    "2 bad input or arguments, 3 too large for this machine (memory, nesting, or numbers "
-    "beyond the engines' integers), 4 internal error (a bug: LAZYSEARCH_TRACEBACK=1 "
-    "shows where), 5 stopped at --time-limit or --node-limit (partial), 130 interrupted."
+    "Exit status: 0 done, 1 no such solution (--nth, --sample, --one, --format svg), "
+    "2 bad input or arguments, 3 too large for this machine (memory, a count's tables, "
+    "nesting, or numbers beyond the engines' integers), 4 internal error (a bug: "
+    "LAZYSEARCH_TRACEBACK=1 shows where), 5 stopped at --time-limit or --node-limit "
+    "(partial), 130 interrupted."
 )
 
 

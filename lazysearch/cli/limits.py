@@ -5,12 +5,14 @@ available, and boards, counts and processes refused before any work when too lar
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from ..engine.memory import available_memory
-from ..errors import TooLargeError
+from ..errors import TooLargeError, article
 from .exits import CliError
 
 #: Bytes of memory a search takes, measured (peak RSS, CPython 3.11, compiled engines):
@@ -85,7 +87,7 @@ def check_squares(squares: int, *sides: int, unit: str = "squares") -> None:
     triangles) than the engines number."""
     if squares > MAX_SQUARES:
         raise TooLargeError(
-            f"a {'x'.join(map(str, sides))} board has {squares:,} {unit}; the engine numbers "
+            f"{article(sides[0])} {'x'.join(map(str, sides))} board has {squares:,} {unit}; the engine numbers "
             f"them in 32 bits (at most {MAX_SQUARES:,})"
         )
 
@@ -97,3 +99,30 @@ def check_memory(needed: int, what: str) -> None:
             f"{what} would take about {gb(needed)} of memory, and this machine has "
             f"{gb(available)} available"
         )
+
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def tables_in_memory(run: Handler) -> Handler:
+    """``run``, with a count or draw whose tables would outgrow the memory
+    (:class:`~lazysearch.knights.limits.TooManyStatesError`) told in the command line's
+    terms: what it can do instead, not the Python keyword that raises the bound."""
+
+    @functools.wraps(run)
+    def wrapped(args: argparse.Namespace, out: TextIO) -> int:
+        try:
+            return run(args, out)
+        except TooLargeError as exc:
+            from ..knights.limits import TooManyStatesError
+
+            if not isinstance(exc, TooManyStatesError) or "max_states" not in str(exc):
+                raise
+            instead = "; --estimate guesses the count instead" if args.count else ""
+            raise TooLargeError(
+                f"{exc.reason()}; the command line keeps its tables within half of this "
+                "machine's memory (in Python, max_states= raises that bound)"
+                f"{instead}"
+            ) from None
+
+    return wrapped

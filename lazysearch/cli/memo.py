@@ -90,11 +90,14 @@ def count_by_memo(
 def _print_stop(args: argparse.Namespace, part: Any, why: str, tag: Tag) -> None:
     record = part.checkpoint
     found = int(record["found"])
+    guess = "cannot estimate the rest yet (no probe reached a solution); "
+    if part.rest is not None:
+        guess = f"about {part.rest:.3g} more by Knuth's estimate; "
     print(
         f"lazysearch {args.command}: {tag.text}{why} after {found} "
         f"solution{'' if found == 1 else 's'} below the finished subproblems, "
         f"{len(record['table'])} subproblems in the table, {int(record['nodes'])} nodes, "
-        f"{100 * part.progress:.1f}% of the tree; about {part.rest:.3g} more by "
-        f"Knuth's estimate; {going_on(args.checkpoint, 'saves the memo table')}",
+        f"{100 * part.progress:.1f}% of the tree; {guess}"
+        f"{going_on(args.checkpoint, 'saves the memo table')}",
         file=sys.stderr,
     )

@@ -49,13 +49,25 @@ class Parser(argparse.ArgumentParser):
 
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """``parser.parse_args``; an unknown option is refused with the nearest known one."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:  # 'lazysearch' alone: the help, as a usage error (status 2)
+        parser.print_help(sys.stderr)
+        parser.exit(EXIT_BAD_INPUT)
     args, extras = parser.parse_known_args(argv)
     if extras:
         chosen = parser
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 chosen = action.choices.get(args.command, parser)
-        known = [o for action in chosen._actions for o in action.option_strings]
+        # (An option given already is no suggestion: 'queens 8 --count --one'.)
+        typed = {a.partition("=")[0] for a in argv if a.startswith("-")}
+        known = [
+            o
+            for action in chosen._actions
+            if not typed & set(action.option_strings)
+            for o in action.option_strings
+        ]
         hint = ""
         for extra in extras:
             if extra.startswith("-"):

@@ -46,9 +46,33 @@ def puzzle_tag(number: int, of: int, name: str = "") -> Tag:
     return Tag(text, fields)
 
 
-def print_count(args: argparse.Namespace, out: TextIO, found: int, tag: Tag) -> None:
+class Unit(NamedTuple):
+    """What a count counts: its words for one and for many, and its name in JSON lines
+    (``None``: solutions, the default, not named)."""
+
+    one: str
+    many: str
+    json: str | None = None
+
+    def of(self, n: float) -> str:
+        """``n`` with its word: "1 solution", "92 solutions"."""
+        return f"{n} {self.one if n == 1 else self.many}"
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The JSON field naming the unit, if not the default."""
+        return {} if self.json is None else {"unit": self.json}
+
+
+SOLUTIONS = Unit("solution", "solutions")
+NODES = Unit("node", "nodes")
+
+
+def print_count(
+    args: argparse.Namespace, out: TextIO, found: int, tag: Tag, unit: Unit = SOLUTIONS
+) -> None:
     if args.format == "json":
-        out.write(json_text(**tag.fields, count=found))
+        out.write(json_text(**tag.fields, count=found, **unit.fields))
     else:
         out.write(f"{tag.text.removesuffix(', ')}: {found}\n" if tag.text else f"{found}\n")
 

@@ -542,5 +542,5 @@ def count_within(
         search.finish(min(found, (1 << 63) - 1), int(saved["nodes"]))
         return Partial(share, True, 1.0, 0.0, saved)
     walked = float(saved["progress"])
-    rest = search.estimate(samples, seed=0).solutions * (1.0 - walked)
+    rest = search.estimate(samples, seed=0).rest(walked)
     return Partial(share, False, walked, rest, saved)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import brief
+from ..errors import article, brief
 from .graph import GraphError
 
 Cell = tuple[int, int]
@@ -120,7 +120,7 @@ def _cells(board: Sequence[str] | Sequence[Sequence[bool]], rows: int, cols: int
     lines = list(board)
     if len(lines) != rows or any(len(line) != cols for line in lines):
         raise GraphError(
-            f"a {rows}x{cols} board is {rows} rows of {cols} cells each, got "
+            f"{article(rows)} {rows}x{cols} board is {rows} rows of {cols} cells each, got "
             f"{brief([len(line) for line in lines])} (the rows' lengths)"
         )
     return {

@@ -51,6 +51,7 @@ from json import scanner as json_scanner
 from typing import Any, NamedTuple
 
 from ..errors import brief
+from ..puzzles import janko
 from ..textfiles import read_text
 from .puzzle import Cell, KakuroError, KakuroParseError, Location, Puzzle
 from .puzzle import write_grid as write_grid
@@ -110,16 +111,21 @@ def read(source: str | os.PathLike[str], *, format: str | None = None) -> Puzzle
     """
     puzzles = read_all(source, format=format)
     if len(puzzles) != 1:
-        where = puzzles[0].name.partition("#")[0] if puzzles else _name_of(source)
+        where = _name_of(source) if _is_path(source) else "the text"
         raise KakuroError(f"{where} holds {len(puzzles)} puzzles; read_all() reads them all")
     return puzzles[0]
 
 
+def _is_path(source: object) -> bool:
+    """Whether ``source`` names a file (else it is the text itself)."""
+    return isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and source.lstrip()[:1] not in "{["
+    )
+
+
 def read_all(source: str | os.PathLike[str], *, format: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file or text (collections hold many; most files one)."""
-    if isinstance(source, os.PathLike) or (
-        isinstance(source, str) and "\n" not in source and source.lstrip()[:1] not in "{["
-    ):
+    if _is_path(source):
         path = os.fspath(source)
         text = read_text(path, encoding="utf-8-sig", error=KakuroParseError)
         return loads(text, source=path, format=format)
@@ -158,7 +164,7 @@ def detect(text: str, *, source: str = "<text>") -> str:
                 return "pycsp3"
             if "board" in data:
                 return "board-json"
-            if isinstance(data.get("data"), dict):
+            if janko.is_collection(data):
                 return "janko-json"
         return "json"
     if re.search(r"\bgrid_data\s*=", text, re.ASCII):
@@ -788,26 +794,9 @@ def _read_board_json(text: str, source: str) -> list[Puzzle]:
 
 def _read_janko_json(text: str, source: str) -> list[Puzzle]:
     data = _json(text, source, "janko-json")
-    collection = data.get("data") if isinstance(data, dict) else None
-    if not isinstance(collection, dict):
-        raise KakuroParseError(
-            "not a collection: no 'data' object of named puzzles (read as janko-json)",
-            source=source,
-            line=1,
-            column=1,
-        )
     puzzles = []
-    for name, entry in collection.items():
-        problem = entry.get("problem") if isinstance(entry, dict) else None
-        if not isinstance(problem, str):
-            raise KakuroParseError(
-                f"puzzle {_shown(name)} has no 'problem' text (read as janko-json)",
-                source=source,
-                line=1,
-                column=1,
-            )
-        label = name if len(name) <= 40 else f"{name[:37]}..."  # for messages
-        puzzles.extend(_read_janko(problem, f"{source}#{label}", name=name))
+    for name, problem in janko.entries(data, source, "janko-json", KakuroParseError):
+        puzzles.extend(_read_janko(problem, f"{source}#{janko.label(name)}", name=name))
     return puzzles
 
 

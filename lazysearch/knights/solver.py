@@ -4,7 +4,7 @@ board, fast.
 Squares are ``(row, col)`` pairs, 0-based, row 0 at the top.  A *tour* visits every
 square once; it is *closed* when its last square is a knight's move from its first.
 Tours are *directed*: a path and its reversal are two tours, and so are the same cycle
-entered at two squares.
+entered at two squares; :func:`count_closed` counts cycles (``directed=True``: tours).
 """
 
 from __future__ import annotations
@@ -204,7 +204,13 @@ class Tour(Sequence[Square]):
         return tuple(self) >= tuple(other)
 
     def __repr__(self) -> str:
-        return repr(tuple(self))
+        """The squares; of a tour over 100 squares, the first and last few (a stream's
+        repr is cut likewise): ``repr(tour(1000))`` would be 11.8 MB."""
+        if len(self) <= 100:
+            return repr(tuple(self))
+        head = ", ".join(map(repr, self[:4]))
+        size = f"{self.rows}x{self.cols}, {len(self):,} squares"
+        return f"<Tour of {size}: {head}, ..., {self[-1]!r}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self._codes is None:
@@ -713,9 +719,13 @@ def count_closed(
     workers: int | None = None,
     executor: Executor | None = None,
     method: str = "auto",
+    directed: bool = False,
 ) -> int:
     """The number of closed tours counted as cycles (each once, whatever its start and
-    direction).
+    direction); ``directed=True``: as :func:`tours` counts, ``2 * rows * cols`` a cycle.
+
+    >>> count_closed(6), count_closed(6, directed=True), tours(6, closed=True).count()
+    (9862, 710064, 710064)
 
     ``method="enumerate"`` walks them: every cycle passes through the corner ``(0, 0)``,
     whose only two neighbours ``(1, 2)`` and ``(2, 1)`` are then both on it; so the
@@ -728,8 +738,6 @@ def count_closed(
     more across, then in as many processes as the machine has cores unless
     ``workers`` says, and on 6x7 to 6x11 in one.
 
-    >>> count_closed(6)
-    9862
     >>> count_closed(3, 10)
     16
     >>> count_closed(3, 12, method="dp")  # shared/ORACLES.md (A383660)
@@ -738,6 +746,9 @@ def count_closed(
     44202
     """
     rows, cols = _board(rows, cols)
+    if directed:
+        once = count_closed(rows, cols, workers=workers, executor=executor, method=method)
+        return 2 * rows * cols * once
     how = _method(method, workers, executor)
     if no_tour_reason(rows, cols, closed=True):
         return 0
@@ -758,8 +769,20 @@ def count_closed(
 
         joined: int = join_count(rows, cols, workers=workers or 1).count
         return joined
-    problem = KnightsProblem(rows, cols, [0], True, second=cols + 2)
-    return Solutions(Search(problem)).count(workers=workers, executor=executor)
+    return cycles(rows, cols).count(workers=workers, executor=executor)
+
+
+def cycles(rows: int, cols: int | None = None) -> Solutions[Tour]:
+    """Every closed tour once, entered at ``(0, 0)`` and run to ``(1, 2)`` first: the
+    stream :func:`count_closed` walks, its estimate one of cycles, not of tours.
+
+    >>> cycles(6).count(), cycles(6).first()[:2]
+    (9862, ((0, 0), (1, 2)))
+    """
+    rows, cols = _board(rows, cols)
+    corner = [] if no_tour_reason(rows, cols, closed=True) else [0]
+    problem = KnightsProblem(rows, cols, corner, True, second=cols + 2 if corner else -1)
+    return Solutions(Search(problem), _decoder(rows, cols))
 
 
 # -- uniformly random tours -----------------------------------------------------------------

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine import _native
-from ..errors import brief
+from ..errors import article, brief
 from .clue_sat import other_filling
 from .rating import LEVELS as LEVELS
 from .rating import Rating as Rating
@@ -421,7 +421,9 @@ def rate(
     n = len(rows)
     shape = checked_box(box, n)
     if n > len(SYMBOLS):
-        raise SudokuError(f"a {n}x{n} grid is larger than the {len(SYMBOLS)}x{len(SYMBOLS)} rated")
+        raise SudokuError(
+            f"{article(n)} {n}x{n} grid is larger than the {len(SYMBOLS)}x{len(SYMBOLS)} rated"
+        )
     sudoku_problem(rows, shape)  # the givens checked, as solve() checks them
     module = _native.load("lazysearch.puzzles._units")
     engine = module.UnitsEngine(n, n * n, box_units(n, shape))

@@ -42,7 +42,7 @@ from typing import Any
 
 from ..engine import _native
 from ..engine.states import DONE
-from ..errors import brief
+from ..errors import article, brief
 from .generate import FILL_NODES, RATING_BOUND, GeneratedSudoku, blank_clues, check_box
 from .rating import Rating, rating, walk
 from .sudoku_grid import SYMBOLS, SolvedGrid, SudokuError, box_shape, parse
@@ -562,7 +562,9 @@ def rate_variant(
     rows = parse(grid)
     n = len(rows)
     if n > len(SYMBOLS):
-        raise SudokuError(f"a {n}x{n} grid is larger than the {len(SYMBOLS)}x{len(SYMBOLS)} rated")
+        raise SudokuError(
+            f"{article(n)} {n}x{n} grid is larger than the {len(SYMBOLS)}x{len(SYMBOLS)} rated"
+        )
     rules = variant(n, box=box, regions=regions, diagonals=diagonals, cages=cages)
     givens_clash(rows, rules)
     flat = [v for row in rows for v in row]

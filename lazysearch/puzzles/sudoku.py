@@ -21,12 +21,13 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
-from ..errors import ParseError, brief, json_line
+from ..errors import ParseError, article, brief, json_line
 from ..exactcover.problem import DLXProblem
 from ..race import Race
 from ..search import Search
 from ..stream import Solutions
 from ..textfiles import read_text
+from . import janko
 from .sudoku_grid import BLANKS as BLANKS
 from .sudoku_grid import SYMBOLS as SYMBOLS
 from .sudoku_grid import Grid as Grid
@@ -110,7 +111,7 @@ def verify(
     n = len(given)
     br, bc = checked_box(box, n)
     if len(solution) != n or any(len(row) != n for row in solution):
-        raise SudokuError(f"the solution is not a {n}x{n} grid")
+        raise SudokuError(f"the solution is not {article(n)} {n}x{n} grid")
     full = set(range(1, n + 1))
     for r in range(n):
         for c in range(n):
@@ -140,7 +141,9 @@ def read(path: str | os.PathLike[str]) -> list[str]:
     --format json`` lines reads too (see :func:`json_lines`, which also gives each
     puzzle's box).  A grid of numbers is ``n`` lines of ``n``
     numbers each, split by commas or spaces, ``0``, ``.`` or ``-`` for blanks (the
-    25x25 files of shared/data); grids are separated by blank lines.  Either way a
+    25x25 files of shared/data), after a size header ``n n`` if it has one; grids are
+    separated by blank lines.  A collection scraped from janko.at reads too
+    (:func:`janko_collection`, the JSON ``kakuro.read_all`` takes).  Either way a
     puzzle comes back as one line of symbols (``1``-``9`` then ``A``-``Z``).  A line of
     the wrong length is a :class:`ParseError` naming the file, line and column.
     """
@@ -200,7 +203,7 @@ def json_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str, tup
             shape = (box[0], box[1])
         else:
             raise ParseError(
-                f"'box' is {brief(box)}, not [rows, columns] of a {size}x{size} grid",
+                f"'box' is {brief(box)}, not [rows, columns] of {article(size)} {size}x{size} grid",
                 source=source,
                 line=number,
                 column=lead,
@@ -231,7 +234,7 @@ def _check_line(cells: str, source: str, number: int, lead: int) -> None:
     for column, ch in enumerate(cells, start=lead + 1):
         if ch not in BLANKS and (SYMBOLS.find(ch.upper()) < 0 or SYMBOLS.find(ch.upper()) >= size):
             raise ParseError(
-                f"{ch!r} is not a value of a {size}x{size} sudoku",
+                f"{ch!r} is not a value of {article(size)} {size}x{size} sudoku",
                 source=source,
                 line=number,
                 column=column,
@@ -240,6 +243,9 @@ def _check_line(cells: str, source: str, number: int, lead: int) -> None:
 
 def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]]:
     """Like :func:`loads`, with the line number of each puzzle (a grid's first line)."""
+    collection = janko_collection(text, source=source)
+    if collection is not None:
+        return collection
     if text.lstrip().startswith("{"):
         # Lines of 'generate sudoku --format json': the grids, if their boxes are the
         # usual ones (a grid alone cannot say 3x2; json_lines() keeps the box).
@@ -280,6 +286,36 @@ def numbered_lines(text: str, *, source: str = "<text>") -> list[tuple[int, str]
     return puzzles
 
 
+def janko_collection(text: str, *, source: str = "<text>") -> list[tuple[int, str]] | None:
+    """The puzzles of a collection scraped from janko.at (``{"data": {name: {"problem":
+    "16 16\\n1 - 3 ...", ...}}}``, the JSON kakuro reads too), each with the line of
+    its name; None when ``text`` is no such collection."""
+    if not text.lstrip().startswith("{"):
+        return None
+    import json
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None  # not one JSON object: lines of JSON, read by json_lines()
+    if not janko.is_collection(data):
+        return None
+    puzzles = []
+    for name, problem in janko.entries(data, source, "a janko collection"):
+        line = text.count("\n", 0, max(0, text.find(json.dumps(name)))) + 1
+        where = f"{source}#{janko.label(name)}"
+        found = numbered_lines(problem, source=where)
+        if len(found) != 1:
+            raise ParseError(
+                f"puzzle {brief(name)} holds {len(found)} grids, not one",
+                source=source,
+                line=line,
+                column=1,
+            )
+        puzzles.append((line, found[0][1]))
+    return puzzles
+
+
 _TOKEN = re.compile(r"[^,;\s]+")
 # ASCII digits only: ``\d`` and str.isdigit() accept an Arabic-Indic 3 or a ``²``.
 _NUMBER = re.compile(r"\d[,;\s]+[\d.-]|[.-][,;\s]+[\d.-]", re.ASCII)
@@ -291,7 +327,24 @@ def _is_number(word: str) -> bool:
 
 
 def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
-    """The symbol line of a grid given as rows of numbers (see :func:`read`)."""
+    """The symbol line of a grid given as rows of numbers (see :func:`read`), after a
+    size header ``n n`` if it has one (janko.at's)."""
+    head = _TOKEN.findall(lines[0][1])
+    if (
+        len(lines) > 2
+        and len(head) == 2
+        and all(map(_is_number, head))
+        and len(_TOKEN.findall(lines[1][1])) != 2
+    ):
+        size = (int(head[0]), int(head[1]))
+        if size != (len(lines) - 1, len(lines) - 1):
+            raise ParseError(
+                f"the size header says {size[0]}x{size[1]}, and {len(lines) - 1} rows follow",
+                source=source,
+                line=lines[0][0],
+                column=1,
+            )
+        lines = lines[1:]
     n = len(lines)
     if n > len(SYMBOLS):
         raise ParseError(
@@ -327,8 +380,8 @@ def _number_grid(lines: list[tuple[int, str]], source: str) -> str:
                 out.append(SYMBOLS[int(word) - 1])
             else:
                 raise ParseError(
-                    f"{brief(word)} is not a value of a {n}x{n} sudoku (1..{n}, or 0, . or - "
-                    "for a blank)",
+                    f"{brief(word)} is not a value of {article(n)} {n}x{n} sudoku (1..{n}, "
+                    "or 0, . or - for a blank)",
                     source=source,
                     line=number,
                     column=token.start() + 1,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from ..engine.memory import available_memory as _available_memory
-from ..errors import LazysearchError, brief
+from ..errors import LazysearchError, article, brief
 from ..exactcover.problem import DLXProblem
 from ..race import Race
 
@@ -104,7 +104,7 @@ def box_shape(n: int) -> tuple[int, int]:
     for rows in range(root, 0, -1):
         if n % rows == 0 and rows > 1:
             return rows, n // rows
-    raise SudokuError(f"a {n}x{n} grid cannot be split into boxes")
+    raise SudokuError(f"{article(n)} {n}x{n} grid cannot be split into boxes")
 
 
 def parse(
@@ -145,7 +145,8 @@ def parse(
                 v = alphabet.find(ch if symbols is not None else ch.upper()) + 1
                 if v == 0 or v > n:
                     raise SudokuError(
-                        f"row {r + 1}, column {c + 1}: {ch!r} is not a value of a {n}x{n} sudoku"
+                        f"row {r + 1}, column {c + 1}: {ch!r} is not a value of "
+                        f"{article(n)} {n}x{n} sudoku"
                     )
                 row.append(v)
             rows.append(row)
@@ -168,11 +169,14 @@ def parse(
         raise SudokuError("a sudoku grid has at least one row; got none")
     for r, row in enumerate(rows):
         if len(row) != n:
-            raise SudokuError(f"row {r + 1} has {len(row)} cells; a {n}x{n} grid needs {n}")
+            raise SudokuError(
+                f"row {r + 1} has {len(row)} cells; {article(n)} {n}x{n} grid needs {n}"
+            )
         for c, v in enumerate(row):
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= n:
                 raise SudokuError(
-                    f"row {r + 1}, column {c + 1}: {v!r} is not a value of a {n}x{n} sudoku"
+                    f"row {r + 1}, column {c + 1}: {v!r} is not a value of "
+                    f"{article(n)} {n}x{n} sudoku"
                 )
     return rows
 
@@ -191,7 +195,7 @@ def _alphabet(text: str, n: int, symbols: str | None) -> str:
         return SYMBOLS
     if not isinstance(symbols, str) or len(symbols) != n or len(set(symbols)) != n:
         raise SudokuError(
-            f"symbols must be a string of {n} different characters for a {n}x{n} grid, "
+            f"symbols must be a string of {n} different characters for {article(n)} {n}x{n} grid, "
             f"got {symbols!r}"
         )
     if "." in symbols or any(ch.isspace() for ch in symbols):
@@ -274,7 +278,7 @@ def check_memory(n: int) -> None:
     available = _available_memory()
     if available is not None and needed > available:
         raise TooLargeError(
-            f"a {n}x{n} sudoku has up to {n**3:,} options, about {needed / 1e9:,.1f} GB "
+            f"{article(n)} {n}x{n} sudoku has up to {n**3:,} options, about {needed / 1e9:,.1f} GB "
             f"of memory, and this machine has {available / 1e9:,.1f} GB available"
         )
 
@@ -292,7 +296,7 @@ def checked_box(box: object, n: int) -> tuple[int, int]:
         raise SudokuError(f"box must be (rows, columns), two whole numbers >= 1; got {brief(box)}")
     br, bc = box
     if br * bc != n:
-        raise SudokuError(f"boxes of {br}x{bc} do not tile a {n}x{n} grid")
+        raise SudokuError(f"boxes of {br}x{bc} do not tile {article(n)} {n}x{n} grid")
     return br, bc
 
 

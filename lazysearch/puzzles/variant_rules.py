@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..errors import brief
+from ..errors import article, brief
 from .sudoku_grid import SYMBOLS, SudokuError, checked_box
 
 Cell = tuple[int, int]
@@ -93,7 +93,7 @@ def region_fault(
         if len(members) != n:
             return (
                 f"region {brief(names[k])} (first at row {r + 1}, column {c + 1}) has "
-                f"{len(members)} cells; a {n}x{n} jigsaw needs {n}",
+                f"{len(members)} cells; {article(n)} {n}x{n} jigsaw needs {n}",
                 (r, c),
             )
         apart = cut_off(members)
@@ -120,10 +120,12 @@ def _picture(picture: object, n: int, what: str) -> list[list[object]]:
             f"{what} must be a picture of {n} rows of {n} labels; got {brief(picture)}"
         )
     if len(rows) != n:
-        raise SudokuError(f"{what} has {len(rows)} rows; a {n}x{n} grid needs {n}")
+        raise SudokuError(f"{what} has {len(rows)} rows; {article(n)} {n}x{n} grid needs {n}")
     for r, row in enumerate(rows):
         if len(row) != n:
-            raise SudokuError(f"{what} row {r + 1} has {len(row)} labels; a {n}x{n} grid needs {n}")
+            raise SudokuError(
+                f"{what} row {r + 1} has {len(row)} labels; {article(n)} {n}x{n} grid needs {n}"
+            )
     return rows
 
 
@@ -184,7 +186,9 @@ def cages_checked(cages: object, n: int) -> tuple[Cage, ...]:
             cells.append((r, c))
         size = len(cells)
         if not 1 <= size <= n:
-            raise SudokuError(f"cage {k} has {size} cells; a {n}x{n} cage holds 1 to {n}")
+            raise SudokuError(
+                f"cage {k} has {size} cells; {article(n)} {n}x{n} cage holds 1 to {n}"
+            )
         low = size * (size + 1) // 2
         high = size * (2 * n - size + 1) // 2
         if not low <= total <= high:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..errors import ParseError, brief, json_line
+from ..errors import ParseError, article, brief, json_line
 from ..textfiles import read_text
 from .sudoku_grid import SYMBOLS, SudokuError
 from .variant_rules import (
@@ -355,7 +355,7 @@ def _assemble(
                     out.append(ch.upper())
                 else:
                     raise ParseError(
-                        f"{ch!r} is not a value of a {n}x{n} sudoku",
+                        f"{ch!r} is not a value of {article(n)} {n}x{n} sudoku",
                         source=source,
                         line=number,
                         column=column,

@@ -23,7 +23,7 @@ import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import brief
+from ..errors import article, brief
 from ..search import Search
 from ..stream import Solutions
 from .sudoku_grid import SolvedGrid, SudokuError, box_shape, check_memory
@@ -389,7 +389,7 @@ def verify(
     (checked from scratch, not with the solver's structures)."""
     n = rules.n
     if len(solution) != n or any(len(row) != n for row in solution):
-        raise SudokuError(f"the solution is not a {n}x{n} grid")
+        raise SudokuError(f"the solution is not {article(n)} {n}x{n} grid")
     for r in range(n):
         for c in range(n):
             if givens[r][c] and givens[r][c] != solution[r][c]:

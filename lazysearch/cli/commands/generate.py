@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from typing import Any, TextIO
 
 from .. import rules
 from ..exits import EXIT_BUDGET, EXIT_OK, CliError
 from ..options import board_size, flag, given, positive, seconds
+from ..output import NODES
 from ..runs import progress_bar, show_bar
 
 #: No cross-flag rule: generate runs no search (its own checks are in :func:`run`).
@@ -22,8 +24,9 @@ def add_parser(commands: Any) -> None:
         help="make puzzles with exactly one solution, rated (sudoku, kakuro)",
         epilog="Text is what 'lazysearch sudoku' and 'lazysearch kakuro' read (a sudoku's "
         "seed and rating on a '#' line before it; a kakuro's on stderr); so is JSON (a "
-        "sudoku a line; a kakuro one object, or an array of them with --count). Puzzle i of "
-        "--count is made from seed S + i - 1.",
+        "sudoku a line; a kakuro one object, or an array of them with --number). Puzzle i "
+        "of --number N is made from seed S + i - 1. (--count N, its old name, still "
+        "works, with a warning.)",
     )
     generate.add_argument("puzzle", choices=("sudoku", "kakuro"), help="what to make")
     generate.add_argument(
@@ -36,12 +39,18 @@ def add_parser(commands: Any) -> None:
         "--box", type=board_size, metavar="RxC", help="sudoku: the box (default 3x3)"
     )
     generate.add_argument(
-        "--count",
+        "--number",
         dest="number",
         type=positive,
-        default=1,
         metavar="N",
         help="make N puzzles (default 1)",
+    )
+    generate.add_argument(  # its old name: elsewhere --count counts solutions
+        "--count",
+        dest="old_number",
+        type=positive,
+        metavar="N",
+        help="the old name of --number (it warns: everywhere else --count counts solutions)",
     )
     generate.add_argument(
         "--seed",
@@ -102,8 +111,20 @@ def _add_puzzle_options(generate: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse what the puzzle asked for does not take."""
+    if args.old_number is not None:
+        if args.number is not None:
+            raise CliError("give --number N alone: --count N is its old name")
+        warnings.warn(
+            "--count N is now --number N (make N puzzles); --count counts solutions "
+            "in every other command",
+            FutureWarning,  # (shown by default: DeprecationWarning is for developers)
+            stacklevel=1,
+        )
+        args.number = args.old_number
+    if args.number is None:
+        args.number = 1
     if args.format == "svg" and args.number > 1:
-        raise CliError(f"--format svg draws one puzzle; got --count {args.number}")
+        raise CliError(f"--format svg draws one puzzle; got --number {args.number}")
     sudoku_only = ("box", "symmetric", "max_nodes", "variant")
     wrong = (("density",) if args.puzzle == "sudoku" else sudoku_only) + (
         ("size",) if args.puzzle == "sudoku" else ()
@@ -111,11 +132,29 @@ def _check(args: argparse.Namespace) -> None:
     for name in wrong:
         if given(args, name):
             what = "size" if name == "size" else flag(name)
-            raise CliError(f"generate {args.puzzle} takes no {what}")
+            hint = ""
+            if name == "size":
+                rows, cols = args.size
+                box = _box_of(rows) if rows == cols else None
+                hint = ": the grid is set by its box, --box RxC (default 3x3, a 9x9 grid)"
+                if box is not None:
+                    hint = f": the grid is set by its box (a {rows}x{cols} grid: --box {box})"
+            raise CliError(f"generate {args.puzzle} takes no {what}{hint}")
+
+
+def _box_of(n: int) -> str | None:
+    """The usual box of an n x n sudoku, as --box takes it."""
+    from ...puzzles.sudoku import box_shape
+
+    try:
+        rows, cols = box_shape(n)
+    except ValueError:
+        return None
+    return f"{rows}x{cols}"
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """``--count`` puzzles from seeds ``S, S + 1, ...``."""
+    """``--number`` puzzles from seeds ``S, S + 1, ...``."""
     import json
 
     _check(args)
@@ -152,7 +191,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _print_time_limit(args: argparse.Namespace, made: int, seed: int | None) -> None:
     after = (
-        f"go on with --seed {seed} --count {args.number - made}"
+        f"go on with --seed {seed} --number {args.number - made}"
         if seed is not None
         else "the rest are new puzzles from fresh seeds"
     )
@@ -187,7 +226,7 @@ def _sudoku(args: argparse.Namespace, seed: int | None, json: Any) -> str:
         what = f"{p.variant}, " + (f"{len(cages)} cages" if cages is not None else what)
         body = p.text()  # type: ignore[attr-defined]
     return (
-        f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {r.nodes} nodes)"
+        f"# seed {p.seed}: {what}, rating {r.score} ({r.level}, {NODES.of(r.nodes)})"
         f"{'' if p.minimal else ', minimality not proved'}\n{body}\n"
     )
 
@@ -202,7 +241,7 @@ def _kakuro(args: argparse.Namespace, seed: int | None, json: Any) -> str:
     if not args.quiet and args.format != "json":
         print(
             f"lazysearch generate kakuro: seed {p.seed}: {len(p.white)} white cells, "
-            f"rating {r.score} ({r.level}, {r.nodes} nodes)",
+            f"rating {r.score} ({r.level}, {NODES.of(r.nodes)})",
             file=sys.stderr,
         )
     if args.format == "svg":

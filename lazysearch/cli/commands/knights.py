@@ -14,10 +14,11 @@ from .. import rules
 from ..driver import Show
 from ..driver import run as run_search
 from ..exits import EXIT_NO_SOLUTION, EXIT_OK, CliError
-from ..limits import check_squares
+from ..limits import check_squares, tables_in_memory
 from ..options import add_run_options, given, positive, side_or_size, square
 from ..output import NO_TAG, json_text, print_count
 from ..runs import parallel, show_bar, single_search
+from .knights_count import CYCLES, DIRECTED
 
 if TYPE_CHECKING:
     from ...knights.solver import Tour
@@ -168,6 +169,7 @@ def check_size(args: argparse.Namespace) -> None:
     check_squares(rows * cols, rows, cols)
 
 
+@tables_in_memory
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ...knights import solver as kt
 
@@ -190,8 +192,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return sample_tours(args, out, rows, cols, show, started)
     if args.count and args.limit is None and not args.estimate:
         return count(args, out, rows, cols, started)
+    if args.estimate and args.closed and args.start is None:  # in --count's unit
+        return run_search(args, kt.cycles(rows, cols), show, out, unit=CYCLES)
     stream = kt.tours(rows, cols, start=args.start, closed=args.closed)
-    return run_search(args, stream, show, out)
+    return run_search(args, stream, show, out, unit=DIRECTED)
 
 
 def pieces(args: argparse.Namespace, rows: int, cols: int, n: int, tour: Tour) -> Iterator[str]:
@@ -223,7 +227,11 @@ def _one(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: f
     """``--one``: one tour, found fast."""
     from ...knights import solver as kt
 
-    tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
+    try:
+        tour = kt.tour(rows, cols, start=args.start or (0, 0), closed=args.closed)
+    except kt.NoTourError as exc:  # no such solution: status 1, as --nth past the last
+        print(f"lazysearch knights: {exc}", file=sys.stderr)
+        return EXIT_NO_SOLUTION
     for piece in pieces(args, rows, cols, 1, tour):
         out.write(piece)
     if not args.quiet:
@@ -282,10 +290,10 @@ def count(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: 
         )
     with parallel(args) as workers:
         if args.closed and not args.directed:
-            what = "closed tours, each cycle once"
+            what = CYCLES
             found = kt.count_closed(rows, cols, method=args.method or "auto", **workers)
         else:
-            what = "directed tours"
+            what = DIRECTED
             found = kt.count_tours(
                 rows,
                 cols,
@@ -294,10 +302,10 @@ def count(args: argparse.Namespace, out: TextIO, rows: int, cols: int, started: 
                 method=args.method or "auto",
                 **workers,
             )
-    print_count(args, out, found, NO_TAG)
+    print_count(args, out, found, NO_TAG, what)
     if not args.quiet:
         elapsed = time.perf_counter() - started
-        print(f"{found} {what}, {elapsed:.3f} s", file=sys.stderr)
+        print(f"{what.of(found)}, {elapsed:.3f} s", file=sys.stderr)
     return EXIT_OK
 
 
@@ -315,7 +323,7 @@ def sample_tours(
 
     from ...knights import solver as kt
 
-    what = "closed tours, each cycle once" if args.closed else "directed tours"
+    what = CYCLES if args.closed else DIRECTED
     method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
     if args.progress and method != "parts":
         raise CliError(
@@ -352,7 +360,7 @@ def sample_tours(
     if not args.quiet:
         elapsed = time.perf_counter() - started
         print(
-            f"{args.sample} drawn uniformly from {sampler.count} {what}, {elapsed:.3f} s",
+            f"{args.sample} drawn uniformly from {what.of(sampler.count)}, {elapsed:.3f} s",
             file=sys.stderr,
         )
     return EXIT_OK

@@ -11,26 +11,32 @@ import time
 from typing import TextIO
 
 from ..exits import EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_OK, CliError, going_on
-from ..output import NO_TAG, print_count
+from ..output import NO_TAG, Unit, print_count
 from ..runs import note_stops, nothing_to_restore, parallel, progress_bar, show_bar
 
+#: What knights counts, said in every line that gives a count: closed tours as cycles
+#: (each once, whatever its start and direction), or directed tours (a start and a
+#: direction each: a cycle gives 2 * rows * cols of them).
+CYCLES = Unit("closed tour (a cycle)", "closed tours (cycles, each counted once)", "cycles")
+DIRECTED = Unit("directed tour", "directed tours", "directed tours")
 
-def directed(args: argparse.Namespace, found: int, rows: int, cols: int) -> tuple[int, str]:
+
+def directed(args: argparse.Namespace, found: int, rows: int, cols: int) -> tuple[int, Unit]:
     """A count of cycles (closed) or directed tours (open) in the terms asked for."""
     if not args.closed:
-        return found, "directed tours"
+        return found, DIRECTED
     if args.directed:
-        return found * (2 if args.start is not None else 2 * rows * cols), "directed tours"
-    return found, "closed tours, each cycle once"
+        return found * (2 if args.start is not None else 2 * rows * cols), DIRECTED
+    return found, CYCLES
 
 
 def _print_found(
-    args: argparse.Namespace, out: TextIO, found: int, what: str, started: float, extra: str = ""
+    args: argparse.Namespace, out: TextIO, found: int, what: Unit, started: float, extra: str = ""
 ) -> int:
-    print_count(args, out, found, NO_TAG)
+    print_count(args, out, found, NO_TAG, what)
     if not args.quiet:
         elapsed = time.perf_counter() - started
-        print(f"{found} {what}, {extra}{elapsed:.3f} s", file=sys.stderr)
+        print(f"{what.of(found)}, {extra}{elapsed:.3f} s", file=sys.stderr)
     return EXIT_OK
 
 
@@ -155,7 +161,7 @@ def by_walking(args: argparse.Namespace, out: TextIO, rows: int, cols: int, star
         else:
             why, status = f"time limit of {args.time_limit:g} s reached", EXIT_BUDGET
         print(
-            f"lazysearch knights: {why} after {found} {what} in {part.finished} of "
+            f"lazysearch knights: {why} after {what.of(found)} in {part.finished} of "
             f"{part.searches} searches and {100 * part.progress:.1f}% of the next, "
             f"{part.nodes} nodes; {going_on(args.checkpoint, 'saves the count')}",
             file=sys.stderr,

@@ -53,13 +53,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.killer or args.jigsaw or variants.is_variant_text(text):
         return run_variant(args, out, text, source)
     boxes: dict[int, tuple[int, int]] = {}
-    if text.lstrip().startswith("{"):  # lines of 'generate sudoku --format json'
+    collection = sudoku.janko_collection(text, source=source)
+    if collection is None and text.lstrip().startswith("{"):
+        # lines of 'generate sudoku --format json'
         puzzles = []
         for line, cells, box in sudoku.json_lines(text, source=source):
             puzzles.append((line, cells))
             boxes[line] = box
     else:
-        puzzles = sudoku.numbered_lines(text, source=source)
+        puzzles = collection or sudoku.numbered_lines(text, source=source)
     several(args, len(puzzles), source)
     status = EXIT_OK
     for number, (line, puzzle) in enumerate(puzzles, start=1):
