@@ -31,6 +31,10 @@ collect_ignore = [
     *(name.replace(".", "/") + ".py" for name in ENGINES),
     "setup.py",
     "build",
+    # the documentation site's build-time code, which imports MkDocs' and griffe's parts
+    "docs/hooks.py",
+    "docs/doctest_blocks.py",
+    "site",
     # Any other module built as an extension too (kakuro/_combos.py, say).
     *(
         str(source.relative_to(Path(__file__).parent))
