@@ -1,8 +1,11 @@
-"""Root pytest configuration: what the doctest collector must not import."""
+"""Root pytest configuration: what the doctest collector must not import, and the
+examples that need an optional dependency."""
 
 import os
 import signal
 from pathlib import Path
+
+import pytest
 
 from lazysearch.engine.registry import ENGINES
 
@@ -28,6 +31,10 @@ collect_ignore = [
     *(name.replace(".", "/") + ".py" for name in ENGINES),
     "setup.py",
     "build",
+    # the documentation site's build-time code, which imports MkDocs' and griffe's parts
+    "docs/hooks.py",
+    "docs/doctest_blocks.py",
+    "site",
     # Any other module built as an extension too (sums/_combos.py, say).
     *(
         str(source.relative_to(Path(__file__).parent))
@@ -35,3 +42,12 @@ collect_ignore = [
         if any(source.parent.glob(f"{source.stem}.*.so"))
     ),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _numpy_examples(request: pytest.FixtureRequest) -> None:
+    """A docstring's example that uses NumPy (an optional dependency, the numpy extra)
+    is skipped where NumPy is not installed, as tests/test_matrix.py is."""
+    examples = getattr(getattr(request.node, "dtest", None), "examples", ())
+    if any("numpy" in example.source for example in examples):
+        pytest.importorskip("numpy")

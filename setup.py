@@ -9,6 +9,7 @@ at build time, the install carries only the ``.py`` files, which work the same, 
 import os
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -47,6 +48,24 @@ class OptionalBuildExt(build_ext):
 
     _flags: tuple[list[str], list[str]] | None = None
     _not_built: set[str] | None = None
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:  # unless -j N says otherwise: a compiler a core
+            self.parallel = os.cpu_count() or 1
+
+    def build_extensions(self) -> None:
+        """The compiled bases first, then every other module, side by side on
+        ``parallel`` threads (each runs the compiler as a process of its own): an engine
+        is compiled only once its base is, as build_extension checks."""
+        self.check_extensions_list(self.extensions)
+        self.no_debug_flags()  # probed once, before the threads
+        bases = set(BASE.values())
+        first = [ext for ext in self.extensions if ext.name in bases]
+        rest = [ext for ext in self.extensions if ext.name not in bases]
+        with ThreadPoolExecutor(max(1, int(self.parallel))) as pool:
+            for batch in (first, rest):
+                list(pool.map(self.build_extension, batch))
 
     def run(self) -> None:
         try:

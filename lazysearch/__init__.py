@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from . import graphs, kakuro, knights
     from .puzzles import polyomino, sudoku
 
-__version__ = "0.1.0"
+#: The version: its one source (pyproject.toml reads it; CHANGELOG.md says what it holds).
+__version__ = "0.2.0"
 
 _LAZY_MODULES = {
     "graphs": "lazysearch.graphs",

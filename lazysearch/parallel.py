@@ -254,8 +254,11 @@ def count(
         the limit reached, the solutions of the finished subtrees, and how many of the
         plan's subtrees are finished and planned.
 
-    Returns the count of what ``search`` had left (with ``resume``: what it had left at
-    the start of the run the file began).
+    Returns
+    -------
+    int
+        The count of what ``search`` had left (with ``resume``: what it had left at
+        the start of the run the file began).
     """
     return count_planned(
         search,

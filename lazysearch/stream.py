@@ -355,6 +355,54 @@ class Solutions(Generic[T]):
         )
         return only
 
+    def to_numpy(self, n: int | None = None, dtype: Any = None) -> Any:
+        """The next ``n`` solutions (all the rest when ``n`` is None) as a NumPy array,
+        one row a solution: for streams whose solutions all have the same length.
+
+        >>> from lazysearch import queens
+        >>> queens(6).to_numpy()
+        array([[4, 2, 0, 5, 3, 1],
+               [2, 5, 1, 4, 0, 3],
+               [3, 0, 4, 1, 5, 2],
+               [1, 3, 5, 0, 2, 4]])
+
+        ``dtype`` is NumPy's (found from the solutions when None).  An empty stream
+        gives an array of shape ``(0, 0)``.  This consumes the solutions it reads.
+
+        Raises
+        ------
+        LazysearchError
+            Naming the first solution whose length differs from the first one's, or
+            that has no length; nothing is returned then.
+        ModuleNotFoundError
+            Without NumPy (``pip install 'lazysearch[numpy]'``).
+        """
+        try:
+            import numpy
+        except ModuleNotFoundError as exc:
+            raise ModuleNotFoundError(
+                "to_numpy() needs NumPy: pip install numpy (or 'lazysearch[numpy]')",
+                name="numpy",
+            ) from exc
+        rows = list(self) if n is None else self.take(n)
+        if not rows:
+            return numpy.empty((0, 0), dtype=dtype if dtype is not None else int)
+        width = -1
+        for i, row in enumerate(rows):
+            if not hasattr(row, "__len__"):
+                raise LazysearchError(
+                    f"to_numpy() needs solutions of one length; solution {i} has no length: "
+                    f"{_short(repr(row))}"
+                )
+            if i == 0:
+                width = len(row)
+            elif len(row) != width:
+                raise LazysearchError(
+                    f"to_numpy() needs solutions of one length; solution {i} has {len(row)} "
+                    f"entries where solution 0 has {width}: {_short(repr(row))}"
+                )
+        return numpy.array(rows, dtype=dtype)
+
     def exists(self) -> bool:
         """Whether there is a next solution; reads (and consumes) at most one."""
         return next(self, _MISSING) is not _MISSING

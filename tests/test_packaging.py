@@ -146,7 +146,7 @@ def test_the_sdist_carries_what_its_tests_need() -> None:
         name
         for name in tracked
         if name.startswith(("tests/", "docs/", "examples/"))
-        or name in ("conftest.py", "LICENSE", "README.md")
+        or name in ("conftest.py", "LICENSE", "README.md", "CHANGELOG.md")
     }
     assert "tests/helpers.py" in needed and "tests/golden/kakuro_small.svg" in needed
     assert needed <= set(files.files), sorted(needed - set(files.files))
@@ -198,3 +198,25 @@ def test_the_documented_family_names_are_importable_modules(script: str) -> None
     # attributes of the package.
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_version_has_one_source_and_the_changelog_tells_it() -> None:
+    """pyproject.toml reads the version from lazysearch.__version__ (it names none of its
+    own), the installed metadata says the same, and CHANGELOG.md's newest release is it."""
+    import importlib.metadata
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "version" not in project["project"]
+    assert project["project"]["dynamic"] == ["version"]
+    dynamic = project["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "lazysearch.__version__"}
+    assert lazysearch.__version__ == "0.2.0"
+    assert importlib.metadata.version("lazysearch") == lazysearch.__version__
+    changelog = root / "CHANGELOG.md"
+    if not changelog.exists():
+        pytest.skip("no CHANGELOG.md beside the tests (an install without its sources)")
+    releases = re.findall(r"^## \[(\d[^\]]*)\] - \d{4}-\d\d-\d\d$", changelog.read_text(), re.M)
+    assert releases[0] == lazysearch.__version__, releases

@@ -87,8 +87,8 @@ def check_squares(squares: int, *sides: int, unit: str = "squares") -> None:
     triangles) than the engines number."""
     if squares > MAX_SQUARES:
         raise TooLargeError(
-            f"{article(sides[0])} {'x'.join(map(str, sides))} board has {squares:,} {unit}; the engine numbers "
-            f"them in 32 bits (at most {MAX_SQUARES:,})"
+            f"{article(sides[0])} {'x'.join(map(str, sides))} board has {squares:,} {unit}; "
+            f"the engine numbers them in 32 bits (at most {MAX_SQUARES:,})"
         )
 
 

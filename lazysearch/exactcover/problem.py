@@ -20,6 +20,7 @@ from ..errors import (
 )
 from ..search import Search, fingerprint
 from ..stream import Solutions
+from . import matrix
 from .cheapest import NO_LIMIT as NO_LIMIT
 
 if TYPE_CHECKING:
@@ -574,7 +575,10 @@ class ExactCover:
         in an option is any hashable label, or a :class:`Colour` for a secondary item.
         A mapping of name -> option names the options: solutions are then tuples of
         names (in the mapping's order) instead of indices.  A lone string is refused
-        (``TypeError``): for one option, pass a list of one string.
+        (``TypeError``): for one option, pass a list of one string.  A NumPy 0/1
+        array or a SciPy sparse matrix is read as options by rows, items by columns
+        (item ``c`` is column ``c``; every column primary unless ``secondary`` or
+        ``primary`` says otherwise).
     primary:
         The primary items, in the order the search should prefer on ties.  When given,
         every item an option names must be listed here or in ``secondary``.  When
@@ -609,6 +613,8 @@ class ExactCover:
         random solutions: see :meth:`Solutions.sample` for those).  On every engine:
         links and cells get the options shuffled, Algorithm M shuffles them itself.
 
+    Notes
+    -----
     With ``bounds`` or ``costs`` the search runs Knuth's Algorithm M
     (``lazysearch.exactcover._mcc``); without, the dancing-links engine or dancing
     cells (``engine``).  ``engine``, ``least_constraining`` and ``reduce`` are for exact
@@ -635,6 +641,8 @@ class ExactCover:
         costs: Sequence[int] | None = None,
         seed: int | None = None,
     ) -> None:
+        if matrix.is_matrix(options):  # NumPy's or SciPy's: rows are options, columns items
+            options, primary, secondary = matrix.declared(options, primary, secondary)
         names, rows = _read_options(options)
         tag = _namer(names)
         #: The options' names when given as a mapping (solutions are tuples of them),
