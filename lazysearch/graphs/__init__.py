@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from .boards import grid, hypercube, king, leaper
+from .files import GraphFile, read
 from .graph import (
     EdgeError,
     EmptyGraphError,
@@ -25,6 +26,7 @@ __all__ = [
     "EmptyGraphError",
     "Graph",
     "GraphError",
+    "GraphFile",
     "HamiltonProblem",
     "UnhashableVertexError",
     "UnknownVertexError",
@@ -34,4 +36,5 @@ __all__ = [
     "hypercube",
     "king",
     "leaper",
+    "read",
 ]
