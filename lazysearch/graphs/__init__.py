@@ -20,8 +20,10 @@ from .graph import (
     UnknownVertexError,
 )
 from .hamilton import HamiltonProblem, hamiltonian_cycles, hamiltonian_paths
+from .pictures import BoardPath
 
 __all__ = [
+    "BoardPath",
     "EdgeError",
     "EmptyGraphError",
     "Graph",
