@@ -461,7 +461,7 @@ def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
 
 def test_every_argument_has_help() -> None:
     parsers = _parsers(build_parser())
-    assert len(parsers) == 10  # lazysearch and its nine commands
+    assert len(parsers) == 11  # lazysearch and its ten commands
     for parser in parsers:
         for action in parser._actions:
             name = "/".join(action.option_strings) or action.dest

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from .boards import grid, hypercube, king, leaper
+from .files import GraphFile, read
 from .graph import (
     EdgeError,
     EmptyGraphError,
@@ -19,12 +20,15 @@ from .graph import (
     UnknownVertexError,
 )
 from .hamilton import HamiltonProblem, hamiltonian_cycles, hamiltonian_paths
+from .pictures import BoardPath
 
 __all__ = [
+    "BoardPath",
     "EdgeError",
     "EmptyGraphError",
     "Graph",
     "GraphError",
+    "GraphFile",
     "HamiltonProblem",
     "UnhashableVertexError",
     "UnknownVertexError",
@@ -34,4 +38,5 @@ __all__ = [
     "hypercube",
     "king",
     "leaper",
+    "read",
 ]

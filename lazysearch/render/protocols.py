@@ -35,6 +35,23 @@ class Tour(Path, Protocol):
     def closed(self) -> bool: ...
 
 
+class BoardPath(Path, Protocol):
+    """A path through cells of a ``rows x cols`` frame whose ``cells`` are the board
+    (the rest are holes); ``closed`` when its last cell goes back to its first."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def cols(self) -> int: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def cells(self) -> Collection[Square]: ...
+
+
 class Board(Protocol):
     """The cells a tiling covers, in a frame of ``rows x cols`` on a ``grid``
     (``square``, ``cube``, ``triangle`` or ``hex``)."""

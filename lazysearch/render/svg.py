@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .protocols import KakuroPuzzle, Path, Tiling, Tour, Variant
+    from .protocols import BoardPath, KakuroPuzzle, Path, Tiling, Tour, Variant
 
 #: The largest default picture side, in pixels.
 MAX_PIXELS = 2000
@@ -194,6 +194,16 @@ def knights_tour(tour: Tour, *, square: int = 40) -> str:
     rows, cols = tour.rows, tour.cols
     scale = _scale(rows, cols, square)
     body = checkerboard(rows, cols, dark=DARK if scale >= FAINT_BELOW else FAINT)
+    body += _path_line(tour, scale, tour.closed)
+    kind = "closed" if tour.closed else "open"
+    return document(rows, cols, body, square=square, title=f"{kind} knight's tour of {rows}x{cols}")
+
+
+def _path_line(tour: Path, scale: int, closed: bool) -> list[str]:
+    """The elements of a path drawn through its squares' centres at ``scale`` pixels a
+    square: the line in colour bands, a closed path's closing step dashed, the start a
+    green disc and the end a red one (see :func:`knights_tour`)."""
+    body: list[str] = []
     if tour:
         width = _number(min(0.6, max(0.08, 2 / scale)))
         radius = max(0.25, 10 / scale)
@@ -208,7 +218,7 @@ def knights_tour(tour: Tour, *, square: int = 40) -> str:
             )
         body.append("</g>")
         (r0, c0), (r1, c1) = tour[0], tour[-1]
-        if tour.closed:
+        if closed:
             dash = float(width)
             body.append(
                 f'<line x1="{_number(c1 + 0.5)}" y1="{_number(r1 + 0.5)}" '
@@ -228,8 +238,31 @@ def knights_tour(tour: Tour, *, square: int = 40) -> str:
                 f'fill="{colour}" stroke="#fff" stroke-width="{_number(size / 5)}">'
                 f"<title>{name}</title></circle>"
             )
-    kind = "closed" if tour.closed else "open"
-    return document(rows, cols, body, square=square, title=f"{kind} knight's tour of {rows}x{cols}")
+    return body
+
+
+def board_path(path: BoardPath, *, square: int = 40, title: str = "") -> str:
+    """The board (its cells light and dark, its holes left blank) with the path drawn
+    through the cells' centres as :func:`knights_tour` draws a tour: coloured from start
+    to end, a closed path's closing step dashed, the start a green disc, the end a red
+    one.
+
+    >>> from lazysearch.graphs import BoardPath
+    >>> svg = board_path(BoardPath([(0, 0), (0, 1), (1, 1), (1, 0)], closed=True))
+    >>> svg.count("<path"), svg.count("<line")
+    (5, 1)
+    """
+    rows, cols = path.rows, path.cols
+    scale = _scale(rows, cols, square)
+    dark = DARK if scale >= FAINT_BELOW else FAINT
+    body = []
+    for colour, parity in ((LIGHT, 0), (dark, 1)):
+        cells = [f"M{c} {r}h1v1h-1z" for r, c in sorted(path.cells) if (r + c) % 2 == parity]
+        for d in _joined(cells):
+            body.append(f'<path d="{d}" fill="{colour}" shape-rendering="crispEdges"/>')
+    body += _path_line(path, scale, path.closed)
+    kind = "closed" if path.closed else "open"
+    return document(rows, cols, body, square=square, title=title or f"{kind} path on {rows}x{cols}")
 
 
 #: Fill colours for the pieces of a tiling, in the order of the pieces' names.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import dlx, generate, kakuro, knights, langford, pentomino, polycube, queens, sudoku
+from . import dlx, generate, graph, kakuro, knights, langford, pentomino, polycube, queens, sudoku
 
 COMMANDS: tuple[ModuleType, ...] = (
     dlx,
@@ -16,6 +16,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     pentomino,
     polycube,
     knights,
+    graph,
     kakuro,
     generate,
 )

@@ -18,12 +18,14 @@ from ..limits import check_squares, tables_in_memory
 from ..options import add_run_options, given, positive, side_or_size, square
 from ..output import NO_TAG, json_text, print_count
 from ..runs import parallel, show_bar, single_search
+from . import knights_board
 from .knights_count import CYCLES, DIRECTED
 
 if TYPE_CHECKING:
     from ...knights.solver import Tour
 
 RULES: list[rules.Rule] = [
+    *knights_board.RULES,
     (
         lambda a: (
             given(a, "one")
@@ -100,7 +102,11 @@ def add_parser(commands: Any) -> None:
         "a count, or --one tour fast on boards of millions of squares.",
     )
     knights.add_argument(
-        "rows", type=side_or_size, metavar="ROWS", help="rows, or the board as ROWSxCOLS"
+        "rows",
+        type=side_or_size,
+        nargs="?",
+        metavar="ROWS",
+        help="rows, or the board as ROWSxCOLS (with --board: the picture's)",
     )
     knights.add_argument(
         "cols", type=positive, nargs="?", metavar="COLS", help="columns (default: ROWS)"
@@ -120,6 +126,7 @@ def add_parser(commands: Any) -> None:
         help="with --closed --count: count every start and direction, not each cycle once",
     )
     _add_count_and_sample(knights)
+    knights_board.add_options(knights)
     add_run_options(knights, formats=("text", "json", "svg"))
     knights.set_defaults(handler=run, rules=RULES, sizes=check_size)
 
@@ -165,6 +172,8 @@ def board(args: argparse.Namespace) -> tuple[int, int]:
 
 
 def check_size(args: argparse.Namespace) -> None:
+    if args.rows is None:
+        return  # a --board picture, read within memory
     rows, cols = board(args)
     check_squares(rows * cols, rows, cols)
 
@@ -178,7 +187,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"give the board as ROWSxCOLS or as ROWS COLS, not both "
             f"(got {args.rows[0]}x{args.rows[1]} and {args.cols})"
         )
-    rows, cols = board(args)
+    asked = None if args.rows is None else board(args)
+    if knights_board.shaped(args):
+        return knights_board.run(args, out, asked, pieces)
+    if asked is None:
+        raise CliError(knights_board.MISSING)
+    rows, cols = asked
     if args.start is not None:  # an off-board start is an error before any work
         kt.no_tour_reason(rows, cols, start=args.start, closed=args.closed)
 
