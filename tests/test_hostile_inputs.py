@@ -215,7 +215,7 @@ def test_run_file_numbers_are_range_checked(
     where, key, value = change
     (record[where] if where else record)[key] = value
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps(record))
+    path.write_text(json.dumps(longrun.seal(record)))  # checked beyond its digest
     with pytest.raises(CheckpointError, match="out of range") as caught:
         longrun.load(path, command="queens", mode="list")
     assert expected in str(caught.value)
