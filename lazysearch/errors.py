@@ -90,10 +90,18 @@ class ItemConflictError(ExactCoverError):
 class CheckpointError(LazysearchError):
     """A checkpoint is corrupt, or was made for another problem or format version."""
 
+    #: Whether the checkpoint (a sound one) was made for another problem, board,
+    #: command or mode than the run resuming it: the command line then names the
+    #: command that wrote it (see :func:`other_problem`).
+    other_problem: bool = False
 
-class OtherProblemError(CheckpointError):
-    """A checkpoint (a sound one) was made for another problem, board, command or mode
-    than the run resuming it: the command line then names the command that wrote it."""
+
+def other_problem(message: str) -> CheckpointError:
+    """The :class:`CheckpointError` of a checkpoint made for another problem, board,
+    command or mode (``other_problem`` set)."""
+    error = CheckpointError(message)
+    error.other_problem = True
+    return error
 
 
 class MemoLimitError(LazysearchError):

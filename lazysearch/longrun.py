@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import signal
 
-from .errors import CheckpointError, OtherProblemError
+from .errors import CheckpointError, other_problem
 from .search import Search
 
 RUN_FORMAT = "lazysearch-run"
@@ -321,11 +321,11 @@ def check_run(record: object, path: str, *, command: str, mode: str) -> dict[str
         raise CheckpointError(f"{path}: not a lazysearch run file")
     check_version(record, path, RUN_VERSION)
     if record.get("command") != command:
-        raise OtherProblemError(
+        raise other_problem(
             f"{path}: written by 'lazysearch {record.get('command')}', not '{command}'"
         )
     if record.get("mode") != mode:
-        raise OtherProblemError(
+        raise other_problem(
             f"{path}: written by a run that was {_doing(record.get('mode'))}, "
             f"and this one is {_doing(mode)}"
         )

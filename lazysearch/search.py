@@ -21,7 +21,7 @@ from . import capabilities
 from .engine.states import DONE as DONE  # the engines' states, for the drivers that read them
 from .engine.states import ENTER as ENTER
 from .engine.states import LEAF as LEAF
-from .errors import CheckpointError, LazysearchError, OtherProblemError, brief
+from .errors import CheckpointError, LazysearchError, brief, other_problem
 
 CHECKPOINT_FORMAT = "lazysearch-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -618,8 +618,8 @@ def validated(checkpoint: object, problem: Problem) -> dict[str, Any]:
         explain = getattr(problem, "explain_mismatch", None)
         why = explain(checkpoint.get("fingerprint")) if explain is not None else None
         if why is not None:
-            raise OtherProblemError(why)
-        raise OtherProblemError(
+            raise other_problem(why)
+        raise other_problem(
             f"checkpoint was made for another problem ({checkpoint.get('kind')!r}, "
             f"fingerprint {str(checkpoint.get('fingerprint'))[:19]}...)"
         )

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import LazysearchError, OtherProblemError, TooLargeError
+from ..errors import CheckpointError, LazysearchError, TooLargeError
 from .commands import COMMANDS
 from .exits import (
     EXIT_BAD_INPUT,
@@ -122,8 +122,8 @@ def run_command(args: argparse.Namespace) -> int:
         return int(status)
     except TooLargeError as exc:
         return fail(args, str(exc), EXIT_TOO_LARGE)
-    except OtherProblemError as exc:
-        resumed = getattr(args, "resume", None)
+    except CheckpointError as exc:
+        resumed = getattr(args, "resume", None) if exc.other_problem else None
         hint = written_by(resumed, getattr(args, "argv", [])) if resumed else ""
         return fail(args, f"{exc}{hint}", EXIT_BAD_INPUT)
     except (LazysearchError, CliError, ValueError) as exc:

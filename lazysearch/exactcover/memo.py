@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import _native
-from ..errors import CheckpointError, LazysearchError, MemoLimitError, OtherProblemError
+from ..errors import CheckpointError, LazysearchError, MemoLimitError, other_problem
 from ..search import CHUNK, Partial
 from .diagram import check_sample as check_sample  # (a sample's arguments: the stream's)
 
@@ -341,7 +341,7 @@ def read_checkpoint(source: str | os.PathLike[str] | dict[str, Any], cover: Memo
     if record.get("problem") != problem_digest(cover):
         theirs = _problem_words(record.get("primary"), record.get("options"))
         ours = _problem_words(cover.problem.primary, len(cover.problem.option_items))
-        raise OtherProblemError(
+        raise other_problem(
             f"{name} is a checkpoint of another problem ({theirs}; this count's is {ours}, "
             "or its items, options or colours differ)"
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import _native
-from ..errors import CheckpointError, OtherProblemError
+from ..errors import CheckpointError, other_problem
 from .limits import BYTES_PER_STATE, check_width
 from .limits import TooManyStatesError as TooManyStatesError  # (its documented home)
 
@@ -332,7 +332,7 @@ def load_checkpoint(
     if their_start is not None and record.get("closed"):
         their_start = None
     if theirs != (rows, cols, closed) or their_start != ours_start:
-        raise OtherProblemError(
+        raise other_problem(
             f"{name} is a checkpoint of {_board_words(*theirs, their_start)}, "
             f"not of {_board_words(rows, cols, closed, ours_start)}"
         )

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import CheckpointError, OtherProblemError
+from ..errors import CheckpointError, other_problem
 from ..longrun import check_overwritable, digest, read_record, save
 from . import join
 
@@ -104,7 +104,7 @@ def read_parts(path: str, k: int, n: int) -> Parts:
     )
     board, parts = saved.get("board"), saved.get("parts")
     if board != [k, n]:
-        raise OtherProblemError(f"{path}: a join checkpoint of {board!r}, not of {k}x{n}")
+        raise other_problem(f"{path}: a join checkpoint of {board!r}, not of {k}x{n}")
     done: Parts = {}
     try:
         for prefix, count, peak, pairs in parts:  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..errors import CheckpointError, LazysearchError, OtherProblemError
+from ..errors import CheckpointError, LazysearchError, other_problem
 from ..search import CHUNK, Search
 
 Square = tuple[int, int]
@@ -175,7 +175,7 @@ def read_checkpoint(
     ours_start = None if start is None or closed else list(start)
     their_start = None if record.get("closed") else record.get("start")
     if theirs != (rows, cols, closed) or their_start != ours_start:
-        raise OtherProblemError(
+        raise other_problem(
             f"{name} is a checkpoint of {_board_words(*theirs, their_start)}, "
             f"not of {_board_words(rows, cols, closed, ours_start)}"
         )
