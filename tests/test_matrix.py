@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import lazysearch
 from lazysearch import ExactCover, exact_cover
 from lazysearch.errors import EmptyOptionError, ExactCoverError, LazysearchError
-from lazysearch.exactcover.verify import verify
+from lazysearch.exactcover import verify
 
 np = pytest.importorskip("numpy")
 
