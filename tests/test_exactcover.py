@@ -272,3 +272,16 @@ def test_a_long_option_is_read_in_linear_time() -> None:
     with pytest.raises(DuplicateItemError, match="'i0' twice"):
         ExactCover([[*huge[:100_000], "i0"]])
     assert ExactCover([huge[:10_000]]).solve().count() == 1
+
+
+def test_importing_the_verifiers_module_leaves_the_verifier_in_place() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import lazysearch.exactcover.verify\n"
+        "from lazysearch.exactcover import verify\n"
+        "print(type(verify).__name__)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout == "function\n"
