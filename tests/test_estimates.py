@@ -97,3 +97,45 @@ def test_a_stopped_count_says_it_cannot_estimate_the_rest(
     assert main(argv) == 5
     err = capsys.readouterr().err
     assert "cannot estimate the rest yet" in err and "about 0 more" not in err
+
+
+@given(st.lists(st.integers(0, 10**400), min_size=2, max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_the_mean_and_its_error_are_worked_out_exactly(values: list[int]) -> None:
+    # Knuth's probes of a 100x100 grid's cycles give estimates past any float; the mean
+    # and its standard error are the exact figures, rounded once (inf past a float).
+    from fractions import Fraction
+
+    from lazysearch.search import _mean_and_stderr
+
+    n = len(values)
+    mean = Fraction(sum(values), n)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1) / n
+
+    def as_float(x: Fraction | float) -> float:
+        try:
+            return float(x)
+        except OverflowError:
+            return math.inf
+
+    got_mean, got_error = _mean_and_stderr(values)
+    assert got_mean == as_float(mean)
+    exact_error = as_float(variance)
+    if exact_error != math.inf:
+        assert got_error == pytest.approx(math.sqrt(exact_error), rel=1e-12)
+    else:
+        assert got_error == math.inf or got_error > 1e300
+
+
+def test_a_budgeted_listing_of_a_huge_tree_estimates_without_overflow() -> None:
+    # take_within's estimate of a 100x100 grid's cycles: the probes' node counts squared
+    # overflowed a float (OverflowError) where they are now summed exactly.
+    from lazysearch import graphs
+
+    stream = graphs.hamiltonian_cycles(graphs.grid(100, 100))
+    taken = stream.take_within(2, nodes=200_000)
+    assert len(taken.solutions) == 2
+    for cycle in taken.solutions:
+        assert sorted(cycle) == [(r, c) for r in range(100) for c in range(100)]
+        for (r, c), (s, d) in zip(cycle, cycle[1:] + cycle[:1], strict=True):
+            assert abs(r - s) + abs(c - d) == 1
