@@ -68,6 +68,8 @@ FIRSTS: dict[str, tuple[Callable[[], dict[Any, list[Any]]], int]] = {
     "first 1,000 cycles of a 10x10 grid": (lambda: graphs.grid(10, 10), 1000),
     "first cycle of a 100x100 grid": (lambda: graphs.grid(100, 100), 1),
     "first cycle of a random cubic graph, 100 vertices": (lambda: cubic(100, 100), 1),
+    "first cycle of a random cubic graph, 300 vertices": (lambda: cubic(300, 300), 1),
+    "first cycle of a random cubic graph, 1,000 vertices": (lambda: cubic(1000, 1000), 1),
 }
 
 

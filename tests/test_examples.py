@@ -55,3 +55,16 @@ def test_puzzles() -> None:
     assert "solutions (at most 2 asked): 2" in out
     assert "3x20 tilings: 8" in out and "3x20 up to symmetry: 2" in out
     assert "Langford pairs of 7, each pair of reversals once: 26" in out
+
+
+def test_graph_pictures(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "graph_pictures.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "graphs-grid-cycle.svg: 100 cells" in done.stdout
+    assert "graphs-knight-holes.svg: 56 cells" in done.stdout
+    for name in ("graphs-grid-cycle.svg", "graphs-knight-holes.svg"):
+        assert (tmp_path / name).read_text() == (EXAMPLES.parent / "docs" / name).read_text()
