@@ -126,6 +126,31 @@ def exact_cover_pkg_count(
     return int(exact_cover.get_solution_count(_dense(options, primary, secondary)))
 
 
+def cpsat_solutions(model: Any, variables: dict[Any, Any], limit: int) -> list[dict[Any, int]]:
+    """CP-SAT at its best for "is it unique?": one worker enumerating the solutions of
+    ``model`` with a solution callback that stops the search at the ``limit``-th (no
+    model rebuilt, no solution forbidden and the model solved again); each solution as
+    ``{key: value}`` of ``variables``."""
+    from ortools.sat.python import cp_model
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[dict[Any, int]] = []
+
+        def on_solution_callback(self) -> None:
+            self.found.append({key: self.Value(v) for key, v in variables.items()})
+            if len(self.found) >= limit:
+                self.StopSearch()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    collect = Collect()
+    solver.Solve(model, collect)
+    return collect.found
+
+
 def cpsat_count(
     options: Options, primary: Sequence[Hashable], secondary: Sequence[Hashable] = ()
 ) -> int:

@@ -226,7 +226,7 @@ def test_cli_samples_through_the_join(capsys: pytest.CaptureFixture[str]) -> Non
     expected = knights.sample(5, 6, closed=True, k=2, seed=4, method="join")
     assert out == "".join(f"{n}:\n{t}\n" for n, t in enumerate(expected, start=1))
     assert "2 drawn uniformly from 8 closed tours" in err
-    assert main(["knights", "8", "--closed", "--sample", "3", "--method", "join"]) == 2
+    assert main(["knights", "8", "--closed", "--sample", "3", "--method", "join"]) == 3  # too large
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "8x8 with method='join'" in err
     argv = ["knights", "6", "5", "--closed", "--sample", "2", "--seed", "4", "--method", "parts"]
@@ -556,7 +556,8 @@ def test_cli_samples_with_a_counts_checkpoint(
     fresh = capsys.readouterr().out
     assert main([*argv, "--parts", path, "--progress"]) == 0
     read = capsys.readouterr()
-    assert read.out == fresh and "counted" not in read.err
+    # (The unit's words 'each counted once' aside: no part counted on the bar.)
+    assert read.out == fresh and "counted" not in read.err.replace("each counted once", "")
     assert main([*argv, "--workers", "2", "-q"]) == 0
     assert capsys.readouterr().out == fresh
     assert (

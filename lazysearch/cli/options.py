@@ -40,6 +40,13 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
+    def format_help(self) -> str:
+        """argparse's help, then the command's examples as written (not reflowed)."""
+        from .examples import examples_text
+
+        examples = examples_text(self.prog.split()[-1])
+        return super().format_help() + (f"\n{examples}" if examples else "")
+
     def error(self, message: str) -> NoReturn:
         wrong, _, choices = message.partition("invalid choice: ")[2].partition(" (choose from ")
         if choices:  # a misspelt command or choice: name the nearest
