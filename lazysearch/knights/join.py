@@ -368,30 +368,7 @@ def packed_transfer(
         prefixes = [p for p in prefixes if p not in done]
 
         if workers > 1 and len(prefixes) > 1:
-            from lazysearch import processes
-
-            pool = processes.pool(workers, fork=True)
-            try:
-                futures = [pool.submit(join_part, p) for p in prefixes]
-                for future in futures:
-                    while True:  # a part can take minutes: ``tick`` hears of the wait
-                        try:
-                            part = future.result(timeout=None if tick is None else 0.5)
-                            break
-                        except TimeoutError:
-                            tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
-                    parts.append(part)
-                    if part[0] == "stop":
-                        raise Stopped(part[1], part[2])
-                    if on_part is not None:
-                        on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
-                    if tick is not None:
-                        tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
-            except BaseException:
-                # A part can take many minutes: stop them all (Ctrl-C, a full table).
-                processes.stop_pool(pool)
-                raise
-            pool.shutdown()
+            parts = _parts_in_pool(prefixes, workers, tick, on_part)
         else:
             SHARED["tick"] = tick
             for p in prefixes:
@@ -416,6 +393,75 @@ def packed_transfer(
                 shared[where] = used
     for where, used in shared.items():
         result.transfer[len(where) - 1] += used
+
+
+def _parts_in_pool(
+    prefixes: list[tuple[int, ...]], workers: int, tick: Any, on_part: Any
+) -> list[tuple[Any, ...]]:
+    """The parts ``prefixes`` (:func:`transfer_part`'s answers, in their order) counted
+    in a pool of ``workers`` forked processes (:mod:`lazysearch.processes`).  A helper
+    killed meanwhile breaks the pool: the parts it had not sent back are counted again
+    in this process (a :class:`~lazysearch.parallel.WorkerLostWarning` says so), so the
+    count is exact."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from lazysearch import processes
+    from lazysearch.executors import worker_lost
+
+    parts: list[tuple[Any, ...]] = []
+
+    def counted(part: tuple[Any, ...]) -> None:
+        parts.append(part)
+        if part[0] == "stop":
+            raise Stopped(part[1], part[2])
+        if on_part is not None:
+            on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
+        if tick is not None:
+            tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
+
+    def wait(future: Future[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+        """The part ``future`` brings, or ``None`` when the pool lost it."""
+        while True:  # a part can take minutes: ``tick`` hears of the wait
+            try:
+                return future.result(timeout=0.5)
+            except TimeoutError:
+                # (a pool's future may never settle when its worker dies: see
+                # processes.pool_broken)
+                if processes.pool_broken(pool) and not future.done():
+                    return None
+                if tick is not None:
+                    tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
+            except BrokenProcessPool:
+                return None
+
+    pool = processes.pool(workers, fork=True)
+    try:
+        futures = [pool.submit(join_part, p) for p in prefixes]
+        for future in futures:
+            part = wait(future)
+            if part is None:
+                break
+            counted(part)
+    except BaseException:
+        # A part can take many minutes: stop them all (Ctrl-C, a full table).
+        processes.stop_pool(pool)
+        raise
+    if len(parts) == len(prefixes):
+        pool.shutdown()
+        return parts
+    processes.stop_pool(pool)
+    kept = [f.done() and not f.cancelled() and f.exception() is None for f in futures]
+    left = kept[len(parts) :].count(False)
+    worker_lost(
+        f"a helper process died (killed from outside?); the {left} part"
+        f"{'' if left == 1 else 's'} of the join it had not finished counted again by "
+        "the caller, so the count is exact"
+    )
+    SHARED["tick"] = tick
+    for i in range(len(parts), len(prefixes)):
+        counted(futures[i].result() if kept[i] else join_part(prefixes[i]))
+    return parts
 
 
 def in_trie(trie: Any, prefix: tuple[int, ...]) -> bool:
