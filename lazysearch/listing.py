@@ -296,7 +296,7 @@ class Listing:
                 return future.result(timeout=LOOK_EVERY_STOP)
             except TimeoutError:
                 if pool is not None and processes.pool_broken(pool) and not future.done():
-                    raise BrokenProcessPool("a worker process died") from None
+                    raise BrokenProcessPool("a helper process died") from None
                 if alive is not None and alive.gone() and not future.done():
                     from concurrent.futures import CancelledError
 
@@ -333,7 +333,7 @@ class Listing:
         def submit(task: Task) -> Future[tuple[list[tuple[Any, ...]], int, Task | None]]:
             try:
                 if own and processes.pool_broken(pool):  # not into a pool that is breaking
-                    raise BrokenProcessPool("a worker process died")
+                    raise BrokenProcessPool("a helper process died")
                 return pool.submit(solutions_task, search.problem, *task, PIECE)
             except BrokenProcessPool as exc:  # seen when its turn to be read comes
                 failed: Future[tuple[list[tuple[Any, ...]], int, Task | None]] = Future()
@@ -372,11 +372,11 @@ class Listing:
                     if broken > MAX_BROKEN_POOLS:
                         self.save()
                         raise LazysearchError(
-                            f"the worker processes died {broken} times in a row "
+                            f"the helper processes died {broken} times in a row "
                             "(killed from outside, or out of memory?)"
                         ) from None
                     worker_lost(
-                        "a worker process died (killed from outside?); "
+                        "a helper process died (killed from outside?); "
                         "its subtrees are searched again"
                     )
                     processes.stop_pool(pool)  # not waited for: a broken pool's queues may block

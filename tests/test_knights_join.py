@@ -4,6 +4,8 @@ published counts, and bad input."""
 
 from __future__ import annotations
 
+import os
+import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -15,6 +17,7 @@ from lazysearch.engine import _native
 from lazysearch.knights import KnightsError
 from lazysearch.knights import join as driver
 from lazysearch.knights.counting import TooManyStatesError, frontier_count
+from lazysearch.parallel import WorkerLostWarning
 
 #: As plain Python the transfer takes about 6 s on 6x6; compiled 0.2 s.
 AREA = 42 if compiled() else 24
@@ -124,6 +127,46 @@ def test_parts_in_two_processes_count_the_same(rows: int, cols: int, expected: i
     assert one.transfer == two.transfer and one.pairs == two.pairs
     whole = driver.join_count(rows, cols, split=0)
     assert whole.transfer == one.transfer and one.peak < whole.peak
+
+
+#: The process the tests run in (a forked helper is any other).
+_CALLER = os.getpid()
+
+
+def _dies_on_its_first_part(prefix: tuple[int, ...]) -> tuple[object, ...]:
+    """:func:`~lazysearch.knights.join.join_part`, except that a helper handed the first
+    part kills itself with SIGKILL (as ``kill -9`` from outside would)."""
+    if os.getpid() != _CALLER and prefix == _FIRST_PART[0]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _JOIN_PART(prefix)
+
+
+_JOIN_PART = driver.join_part
+_FIRST_PART: list[tuple[int, ...]] = []
+
+
+@pytest.mark.parametrize("on_part", [False, True])
+def test_a_helper_killed_loses_no_part(on_part: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A helper of the parts' pool killed in the middle of a part breaks the pool: the
+    # parts not sent back are counted again here, with one warning, and the count is
+    # exact. (The helper kills itself on the part it is handed: no waiting on a time.)
+    seen: list[tuple[int, ...]] = []
+    expected = driver.join_count(6, 6, on_part=lambda p, _: seen.append(p))
+    _FIRST_PART[:] = [seen[0]]
+    monkeypatch.setattr(driver, "join_part", _dies_on_its_first_part)
+    heard: list[tuple[int, ...]] = []
+    with pytest.warns(WorkerLostWarning) as caught:
+        two = driver.join_count(
+            6, 6, workers=2, on_part=(lambda p, _: heard.append(p)) if on_part else None
+        )
+    assert two.count == expected.count == 9862
+    assert two.transfer == expected.transfer and two.pairs == expected.pairs
+    if on_part:
+        assert heard == seen
+    lost = [str(w.message) for w in caught if issubclass(w.category, WorkerLostWarning)]
+    assert len(lost) == 1 and lost[0].startswith("a helper process died (killed from outside?)"), (
+        lost
+    )
 
 
 @pytest.mark.skipif(not compiled(), reason="compiled only: minutes as plain Python")

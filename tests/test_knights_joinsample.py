@@ -184,13 +184,13 @@ def test_bad_input() -> None:
 def test_sample_takes_the_join_where_it_was_measured_faster() -> None:
     from lazysearch.knights import solver
 
-    assert solver._sample_method(6, 7, True, "auto") == "join"
-    assert solver._sample_method(10, 5, True, "auto") == "join"
-    assert solver._sample_method(6, 6, True, "auto") == "dp"
-    assert solver._sample_method(6, 7, False, "auto") == "dp"
-    assert solver._sample_method(6, 7, True, "dp") == "dp"
-    assert solver._sample_method(8, 8, True, "auto") == "parts"
-    assert solver._sample_method(7, 8, True, "parts") == "parts"
+    assert solver.sample_method(6, 7, True, "auto") == "join"
+    assert solver.sample_method(10, 5, True, "auto") == "join"
+    assert solver.sample_method(6, 6, True, "auto") == "dp"
+    assert solver.sample_method(6, 7, False, "auto") == "dp"
+    assert solver.sample_method(6, 7, True, "dp") == "dp"
+    assert solver.sample_method(8, 8, True, "auto") == "parts"
+    assert solver.sample_method(7, 8, True, "parts") == "parts"
     tours = knights.sample(5, 6, closed=True, k=4, seed=11, method="join")
     assert tours == [
         knights.Tour(t, 5, 6) for t in JoinSampler(5, 6).draw_many(4, random.Random(11))

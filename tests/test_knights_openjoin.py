@@ -213,6 +213,32 @@ def test_the_join_shared_among_workers(workers: int, monkeypatch: pytest.MonkeyP
     assert (joined.count, joined.pairs) == (count, pairs)
 
 
+def _dies(joiner: object, table: object, part: int, parts: int, writer: object) -> None:
+    """A forked helper of the join that kills itself with SIGKILL (as ``kill -9`` from
+    outside would) instead of joining its part."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_helper_killed_loses_no_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every helper of the join dies before sending its part back: the caller joins
+    # those parts itself, with one warning, and the count and the pairs are exact.
+    from lazysearch.parallel import WorkerLostWarning
+
+    count, pairs = _five_by_six()
+    monkeypatch.setattr(driver, "PARTS_FROM", 0)
+    monkeypatch.setattr(driver, "_join_part", _dies)
+    with pytest.warns(WorkerLostWarning) as caught:
+        joined = driver.open_join_count(5, 6, workers=3)
+    assert (joined.count, joined.pairs) == (count, pairs)
+    lost = [str(w.message) for w in caught if issubclass(w.category, WorkerLostWarning)]
+    assert len(lost) == 1 and lost[0].startswith(
+        "2 helper processes died (killed from outside?)"
+    ), lost
+
+
 @pytest.mark.skipif(not compiled(), reason="compiled only: 6x7 takes minutes as plain Python")
 def test_ctrl_c_in_a_terminal_stops_the_join_and_its_worker() -> None:
     # A terminal's Ctrl-C goes to the whole process group, the forked worker too: one line

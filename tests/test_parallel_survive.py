@@ -316,7 +316,7 @@ def test_cli_listing_with_a_worker_killed_prints_every_solution_once_in_order(
     assert caller.returncode == 0 and "Traceback" not in err
     assert out == (tmp_path / "one.txt").read_text()
     lines = err.splitlines()
-    assert len(lines) == 1 and "warning: a worker process died" in lines[0], err
+    assert len(lines) == 1 and "warning: a helper process died" in lines[0], err
 
 
 HALF_A_RESULT = """

@@ -106,6 +106,8 @@ else:
     NO_MEMORY, OK, OVERFLOW = _plain.NO_MEMORY, _plain.OK, _plain.OVERFLOW
 #: The statuses' names, for Python code.
 STATUS = _table.STATUS
+#: Labels renumbered in order of appearance (the frontier table's).
+renumber = _table.renumber
 
 
 #: Numbers the :class:`Packed` tables made, for their hash salts.
@@ -1133,3 +1135,97 @@ def degree_code(degrees: list[int]) -> int:
     for t, d in enumerate(degrees):
         code |= (0 if d == 0 else 1 if d == 2 else 2) << (2 * t)
     return code
+
+
+# -- the join and the boundaries in Python objects (counts of any size) -----------------
+
+
+def partners(labels: bytes) -> tuple[list[int], list[int]]:
+    """The ends of a boundary state (positions whose value is a label) and, for each
+    position, the position of the other end of its fragment (``-1`` if not an end)."""
+    first: dict[int, int] = {}
+    other = [-1] * len(labels)
+    ends = []
+    for t, v in enumerate(labels):
+        if v >= FIRST:
+            ends.append(t)
+            if v in first:
+                other[t] = first[v]
+                other[first[v]] = t
+            else:
+                first[v] = t
+    return ends, other
+
+
+def one_cycle(ends: list[int], left: list[int], right: list[int]) -> bool:
+    """Whether the two pairings ``left`` and ``right`` of ``ends`` make one cycle."""
+    start = ends[0]
+    here = start
+    walked = 0
+    while True:
+        here = right[left[here]]
+        walked += 2
+        if here == start:
+            return walked == len(ends)
+
+
+def join_tables(seen_left: dict[bytes, int], right: dict[bytes, int]) -> int:
+    """The number of closed tours: the right boundary's frontiers as the left half and
+    the crossing edges leave them (``seen_left``) paired with the right half's own
+    (``right``, same positions), where the degrees add up to two and the ends make one
+    cycle."""
+    # Group by degree: a FREE square on one side must be FULL on the other.
+    groups: dict[bytes, list[tuple[bytes, int]]] = {}
+    for key, count in right.items():
+        pattern = bytes(FULL if v == FREE else FREE if v == FULL else FIRST for v in key)
+        groups.setdefault(pattern, []).append((key, count))
+    pairings: dict[bytes, list[int]] = {}
+    total = 0
+    for key, count in seen_left.items():
+        pattern = bytes(v if v < FIRST else FIRST for v in key)
+        theirs = groups.get(pattern)
+        if not theirs:
+            continue
+        ends, mine = partners(key)
+        if not ends:
+            continue
+        for other, their_count in theirs:
+            partner = pairings.get(other)
+            if partner is None:
+                partner = pairings[other] = partners(other)[1]
+            if one_cycle(ends, mine, partner):
+                total += count * their_count
+    return total
+
+
+def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
+    """The program's table after the first ``c`` columns of a ``k``-row board, read at
+    the boundary (columns ``c - 2`` and ``c - 1``: ``2k`` bytes, ``FREE`` / ``FULL`` /
+    labels from ``FIRST`` in order of appearance).  Raises :class:`RuntimeError` if a
+    frontier has an unsettled square left of the boundary (never, by construction)."""
+    w = 2 * k + 1
+    out: dict[bytes, int] = {}
+    for key, count in frontiers.items():
+        values = []
+        for p in range(w):
+            v = (key >> (4 * p if p < 15 else 64 + 4 * (p - 15))) & 15
+            square = c * k - w + p
+            if square < (c - 2) * k:
+                if v != 1:  # the program's FULL
+                    raise RuntimeError(f"frontier {key:#x}: square {square} is not settled")
+                continue
+            # The program's FREE (0) and FULL (1) are ours; its labels start at 3.
+            values.append(v if v < 2 else v - 3 + FIRST)
+        after = bytes(renumber(values, FIRST))
+        out[after] = out.get(after, 0) + count
+    return out
+
+
+def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
+    """A boundary table of the mirrored board (columns swapped) in the other half's
+    order: its column ``c' - 1`` is column ``c`` and its ``c' - 2`` column ``c + 1``."""
+    out: dict[bytes, int] = {}
+    for key, count in table.items():
+        values = list(key[k:]) + list(key[:k])
+        out[bytes(renumber(values, FIRST))] = count
+    return out

@@ -14,7 +14,6 @@ from typing import Any
 
 from ..engine import _native
 from . import counting
-from ._table import renumber
 from .limits import TooManyStatesError, check_width
 
 #: A boundary square's values in the join's states, as :mod:`lazysearch.knights._join`
@@ -30,30 +29,12 @@ def _kernels() -> Any:
 def partners(labels: bytes) -> tuple[list[int], list[int]]:
     """The ends of a boundary state (positions whose value is a label) and, for each
     position, the position of the other end of its fragment (``-1`` if not an end)."""
-    first: dict[int, int] = {}
-    other = [-1] * len(labels)
-    ends = []
-    for t, v in enumerate(labels):
-        if v >= FIRST:
-            ends.append(t)
-            if v in first:
-                other[t] = first[v]
-                other[first[v]] = t
-            else:
-                first[v] = t
-    return ends, other
+    return _kernels().partners(labels)  # type: ignore[no-any-return]
 
 
 def one_cycle(ends: list[int], left: list[int], right: list[int]) -> bool:
     """Whether the two pairings ``left`` and ``right`` of ``ends`` make one cycle."""
-    start = ends[0]
-    here = start
-    walked = 0
-    while True:
-        here = right[left[here]]
-        walked += 2
-        if here == start:
-            return walked == len(ends)
+    return _kernels().one_cycle(ends, left, right)  # type: ignore[no-any-return]
 
 
 def join_tables(seen_left: dict[bytes, int], right: dict[bytes, int]) -> int:
@@ -61,28 +42,7 @@ def join_tables(seen_left: dict[bytes, int], right: dict[bytes, int]) -> int:
     the crossing edges leave them (``seen_left``) paired with the right half's own
     (``right``, same positions), where the degrees add up to two and the ends make one
     cycle."""
-    # Group by degree: a FREE square on one side must be FULL on the other.
-    groups: dict[bytes, list[tuple[bytes, int]]] = {}
-    for key, count in right.items():
-        pattern = bytes(FULL if v == FREE else FREE if v == FULL else FIRST for v in key)
-        groups.setdefault(pattern, []).append((key, count))
-    pairings: dict[bytes, list[int]] = {}
-    total = 0
-    for key, count in seen_left.items():
-        pattern = bytes(v if v < FIRST else FIRST for v in key)
-        theirs = groups.get(pattern)
-        if not theirs:
-            continue
-        ends, mine = partners(key)
-        if not ends:
-            continue
-        for other, their_count in theirs:
-            partner = pairings.get(other)
-            if partner is None:
-                partner = pairings[other] = partners(other)[1]
-            if one_cycle(ends, mine, partner):
-                total += count * their_count
-    return total
+    return _kernels().join_tables(seen_left, right)  # type: ignore[no-any-return]
 
 
 def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
@@ -90,32 +50,13 @@ def boundary(frontiers: dict[int, int], k: int, c: int) -> dict[bytes, int]:
     the boundary (columns ``c - 2`` and ``c - 1``: ``2k`` bytes, ``FREE`` / ``FULL`` /
     labels from ``FIRST`` in order of appearance).  Raises :class:`RuntimeError` if a
     frontier has an unsettled square left of the boundary (never, by construction)."""
-    w = 2 * k + 1
-    out: dict[bytes, int] = {}
-    for key, count in frontiers.items():
-        values = []
-        for p in range(w):
-            v = (key >> (4 * p if p < 15 else 64 + 4 * (p - 15))) & 15
-            square = c * k - w + p
-            if square < (c - 2) * k:
-                if v != 1:  # the program's FULL
-                    raise RuntimeError(f"frontier {key:#x}: square {square} is not settled")
-                continue
-            # The program's FREE (0) and FULL (1) are ours; its labels start at 3.
-            values.append(v if v < 2 else v - 3 + FIRST)
-        after = bytes(renumber(values, FIRST))
-        out[after] = out.get(after, 0) + count
-    return out
+    return _kernels().boundary(frontiers, k, c)  # type: ignore[no-any-return]
 
 
 def mirrored(table: dict[bytes, int], k: int) -> dict[bytes, int]:
     """A boundary table of the mirrored board (columns swapped) in the other half's
     order: its column ``c' - 1`` is column ``c`` and its ``c' - 2`` column ``c + 1``."""
-    out: dict[bytes, int] = {}
-    for key, count in table.items():
-        values = list(key[k:]) + list(key[:k])
-        out[bytes(renumber(values, FIRST))] = count
-    return out
+    return _kernels().mirrored(table, k)  # type: ignore[no-any-return]
 
 
 def sweep_tables(
@@ -427,30 +368,7 @@ def packed_transfer(
         prefixes = [p for p in prefixes if p not in done]
 
         if workers > 1 and len(prefixes) > 1:
-            from lazysearch import processes
-
-            pool = processes.pool(workers, fork=True)
-            try:
-                futures = [pool.submit(join_part, p) for p in prefixes]
-                for future in futures:
-                    while True:  # a part can take minutes: ``tick`` hears of the wait
-                        try:
-                            part = future.result(timeout=None if tick is None else 0.5)
-                            break
-                        except TimeoutError:
-                            tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
-                    parts.append(part)
-                    if part[0] == "stop":
-                        raise Stopped(part[1], part[2])
-                    if on_part is not None:
-                        on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
-                    if tick is not None:
-                        tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
-            except BaseException:
-                # A part can take many minutes: stop them all (Ctrl-C, a full table).
-                processes.stop_pool(pool)
-                raise
-            pool.shutdown()
+            parts = _parts_in_pool(prefixes, workers, tick, on_part)
         else:
             SHARED["tick"] = tick
             for p in prefixes:
@@ -475,6 +393,75 @@ def packed_transfer(
                 shared[where] = used
     for where, used in shared.items():
         result.transfer[len(where) - 1] += used
+
+
+def _parts_in_pool(
+    prefixes: list[tuple[int, ...]], workers: int, tick: Any, on_part: Any
+) -> list[tuple[Any, ...]]:
+    """The parts ``prefixes`` (:func:`transfer_part`'s answers, in their order) counted
+    in a pool of ``workers`` forked processes (:mod:`lazysearch.processes`).  A helper
+    killed meanwhile breaks the pool: the parts it had not sent back are counted again
+    in this process (a :class:`~lazysearch.parallel.WorkerLostWarning` says so), so the
+    count is exact."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from lazysearch import processes
+    from lazysearch.executors import worker_lost
+
+    parts: list[tuple[Any, ...]] = []
+
+    def counted(part: tuple[Any, ...]) -> None:
+        parts.append(part)
+        if part[0] == "stop":
+            raise Stopped(part[1], part[2])
+        if on_part is not None:
+            on_part(prefixes[len(parts) - 1], (part[0], part[2], part[3]))
+        if tick is not None:
+            tick(f"part {len(parts)} of {len(prefixes)} of the transfer")
+
+    def wait(future: Future[tuple[Any, ...]]) -> tuple[Any, ...] | None:
+        """The part ``future`` brings, or ``None`` when the pool lost it."""
+        while True:  # a part can take minutes: ``tick`` hears of the wait
+            try:
+                return future.result(timeout=0.5)
+            except TimeoutError:
+                # (a pool's future may never settle when its worker dies: see
+                # processes.pool_broken)
+                if processes.pool_broken(pool) and not future.done():
+                    return None
+                if tick is not None:
+                    tick(f"waiting for part {len(parts) + 1} of {len(prefixes)}")
+            except BrokenProcessPool:
+                return None
+
+    pool = processes.pool(workers, fork=True)
+    try:
+        futures = [pool.submit(join_part, p) for p in prefixes]
+        for future in futures:
+            part = wait(future)
+            if part is None:
+                break
+            counted(part)
+    except BaseException:
+        # A part can take many minutes: stop them all (Ctrl-C, a full table).
+        processes.stop_pool(pool)
+        raise
+    if len(parts) == len(prefixes):
+        pool.shutdown()
+        return parts
+    processes.stop_pool(pool)
+    kept = [f.done() and not f.cancelled() and f.exception() is None for f in futures]
+    left = kept[len(parts) :].count(False)
+    worker_lost(
+        f"a helper process died (killed from outside?); the {left} part"
+        f"{'' if left == 1 else 's'} of the join it had not finished counted again by "
+        "the caller, so the count is exact"
+    )
+    SHARED["tick"] = tick
+    for i in range(len(parts), len(prefixes)):
+        counted(futures[i].result() if kept[i] else join_part(prefixes[i]))
+    return parts
 
 
 def in_trie(trie: Any, prefix: tuple[int, ...]) -> bool:

@@ -48,12 +48,8 @@ from .join import (
     SHARED,
     JoinCount,
     Stopped,
-    boundary,
     in_trie,
-    mirrored,
-    one_cycle,
     packed_transfer,
-    partners,
     transfer_part,
     transfer_step,
 )
@@ -129,11 +125,11 @@ class JoinSampler:
         # Each half's boundary frontiers, with the program's frontiers read as each.
         self._left_keys: dict[bytes, list[tuple[int, int]]] = {}
         for key, count in levels[c * k].items():
-            (seen,) = boundary({key: count}, k, c)
+            (seen,) = join.boundary({key: count}, k, c)
             self._left_keys.setdefault(seen, []).append((key, count))
         self._right_keys: dict[bytes, list[tuple[int, int]]] = {}
         for key, count in levels[(n - c) * k].items():
-            (seen,) = mirrored(boundary({key: count}, k, n - c), k)
+            (seen,) = join.mirrored(join.boundary({key: count}, k, n - c), k)
             self._right_keys.setdefault(seen, []).append((key, count))
         right = {key: sum(x for _, x in ways) for key, ways in self._right_keys.items()}
         self._right = right
@@ -169,6 +165,7 @@ class JoinSampler:
         final transfer state ``F`` (its right boundary part) and right frontier ``R``
         whose degrees add up to two and whose ends make one cycle."""
         full, free, first = _FULL, _FREE, _FIRST
+        partners, one_cycle = self._join.partners, self._join.one_cycle
         groups: dict[bytes, list[tuple[bytes, list[int]]]] = {}
         for key in sorted(self._right):
             pattern = bytes(full if v == free else free if v == full else first for v in key)

@@ -373,6 +373,7 @@ def _join_in_parts(joiner: Any, table: object, parts: int) -> tuple[int, int]:
     import multiprocessing
 
     from lazysearch import processes
+    from lazysearch.executors import worker_lost
 
     if parts <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         total: int = 0
@@ -391,15 +392,28 @@ def _join_in_parts(joiner: Any, table: object, parts: int) -> tuple[int, int]:
             children.append(child)
         total = joiner.join(table, 0, parts)
         pairs = joiner.pairs
-        for reader in readers:
+        lost = []
+        for part, reader in enumerate(readers, start=1):
             try:
                 status, count, their_pairs = reader.recv()
-            except EOFError:
-                raise RuntimeError("a worker of the open join ended without its count") from None
+            except EOFError:  # killed from outside: its part is joined again below
+                lost.append(part)
+                continue
             if status != "ok":
                 raise RuntimeError(f"a worker of the open join failed: {count}")
             total += count
             pairs += their_pairs
+        if lost:
+            who = f"{len(lost)} helper processes" if len(lost) > 1 else "a helper process"
+            worker_lost(
+                f"{who} died (killed from outside?); the {len(lost)} part"
+                f"{'' if len(lost) == 1 else 's'} of the join it had not finished counted "
+                "again by the caller, so the count is exact"
+            )
+            for part in lost:
+                before = joiner.pairs
+                total += joiner.join(table, part, parts)
+                pairs += joiner.pairs - before
         return total, pairs
     finally:
         processes.stop_forked(children)

@@ -10,420 +10,56 @@ entered at two squares; :func:`count_closed` counts cycles (``directed=True``: t
 from __future__ import annotations
 
 import os
-import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor
-from itertools import repeat
-from typing import TYPE_CHECKING, Any, NoReturn, overload
+from typing import Any
 
-from ..engine import _native
-from ..errors import InvalidSolutionError, LazysearchError
-from ..search import DONE, ENTER, LEAF, Search, fingerprint
+from ..errors import LazysearchError
+from ..search import DONE, ENTER, LEAF, Search
 from ..stream import Solutions
 from ._frontier import frontier_path
-
-if TYPE_CHECKING:
-    from ..search import Engine
-
-Square = tuple[int, int]
-
-#: The eight knight's moves, in the order that breaks the last Warnsdorff ties.
-MOVES: tuple[Square, ...] = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
-
-
-def _is_move(a: Square, b: Square) -> bool:
-    """Whether ``a`` and ``b`` are a knight's move apart."""
-    return {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}
-
-
-class KnightsError(LazysearchError):
-    """A board or start square that cannot be used (a side < 1, a square off the board)."""
-
-
-class NoTourError(LazysearchError):
-    """``tour()`` was asked for a tour that does not exist; the message says why."""
-
-
-class Tour(Sequence[Square]):
-    """A knight's tour: the squares in the order visited, with the board's size.
-
-    It is a sequence of ``(row, col)`` pairs that compares, hashes and prints like the
-    tuple of them; ``str()`` draws the board with move numbers.
-
-    >>> t = Tour([(0, 0), (2, 1), (0, 2), (1, 0), (2, 2), (0, 1), (1, 2), (2, 0)], 3, 3)
-    >>> t[:2], t.rows, t.cols, t.closed
-    (((0, 0), (2, 1)), 3, 3, False)
-
-    Squares on the board are held as indices ``row * cols + col`` in an
-    ``array('I')``, 4 bytes a square, and decoded when read: a tour of 10^8 squares
-    takes 400 MB (as a tuple of pairs it took about 140 bytes a square).  Pairs that
-    are not all on the board are kept as given, in a tuple, so that :func:`verify` can
-    say what is wrong with them.
-    """
-
-    __slots__ = ("_codes", "_hash", "_pairs", "cols", "rows")
-
-    rows: int
-    cols: int
-
-    def __init__(self, squares: Iterable[Square] = (), rows: int = 0, cols: int = 0) -> None:
-        self.rows = rows
-        self.cols = cols
-        self._hash: int | None = None
-        self._pairs: tuple[Square, ...] | None = None
-        self._codes: array[int] | None = None
-        if isinstance(squares, Tour) and squares._codes is not None and squares.cols == cols:
-            self._codes = squares._codes
-            return
-        squares = tuple(squares)
-        try:
-            self._codes = array(
-                "I",
-                [r * cols + c if 0 <= r < rows and 0 <= c < cols else -1 for r, c in squares],
-            )
-        except (TypeError, ValueError, OverflowError):  # off the board, or not pairs
-            self._pairs = squares
-
-    @classmethod
-    def from_indices(cls, codes: array[int], rows: int, cols: int) -> Tour:
-        """The tour whose squares are ``divmod(code, cols)`` for each of ``codes`` (an
-        ``array('I')``, kept, not copied; each code below ``rows * cols``).
-
-        >>> from array import array
-        >>> Tour.from_indices(array("I", [0, 5, 2]), 2, 3)
-        ((0, 0), (1, 2), (0, 2))
-        """
-        if not isinstance(codes, array) or codes.typecode != "I":
-            raise KnightsError(f"a tour's indices are an array('I'), got {type(codes).__name__}")
-        self = cls.__new__(cls)
-        self.rows = rows
-        self.cols = cols
-        self._hash = None
-        self._pairs = None
-        self._codes = codes
-        return self
-
-    def indices(self) -> array[int]:
-        """The squares as indices ``row * cols + col``, 4 bytes each (the tour's own
-        array: do not change it).
-
-        >>> Tour([(0, 0), (1, 2), (0, 2)], 2, 3).indices()
-        array('I', [0, 5, 2])
-
-        Raises
-        ------
-        KnightsError
-            If a square is off the board.
-        """
-        if self._codes is None:
-            raise KnightsError(
-                f"a tour with squares off the {self.rows}x{self.cols} board has no indices"
-            )
-        return self._codes
-
-    def __len__(self) -> int:
-        return len(self._codes if self._codes is not None else self._pairs or ())
-
-    @overload
-    def __getitem__(self, index: int) -> Square: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Square, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Square | tuple[Square, ...]:
-        if self._codes is None:
-            return (self._pairs or ())[index]
-        if isinstance(index, slice):
-            return tuple(map(divmod, self._codes[index], repeat(self.cols)))
-        return divmod(self._codes[index], self.cols)
-
-    def __iter__(self) -> Iterator[Square]:
-        if self._codes is None:
-            return iter(self._pairs or ())
-        return map(divmod, self._codes, repeat(self.cols))
-
-    def __contains__(self, square: object) -> bool:
-        code = self._code(square)
-        if code is None:
-            return any(square == s for s in self)
-        return code in self._codes  # type: ignore[operator]
-
-    def index(self, square: object, start: int = 0, stop: int = sys.maxsize) -> int:
-        """Where ``square`` comes in the tour (``ValueError`` if it does not)."""
-        code = self._code(square)
-        if code is None:
-            return super().index(square, start, stop)
-        assert self._codes is not None
-        return self._codes.index(code, start, min(stop, len(self._codes)))
-
-    def _code(self, square: object) -> int | None:
-        """``square``'s index when the tour holds indices and ``square`` is a pair on the
-        board (the only squares it can hold); else ``None``."""
-        if self._codes is None or not isinstance(square, tuple) or len(square) != 2:
-            return None
-        r, c = square
-        if type(r) is not int or type(c) is not int:
-            return None
-        if not (0 <= r < self.rows and 0 <= c < self.cols):
-            return -1  # in no tour of this board
-        return r * self.cols + c
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Tour):
-            if self._codes is not None and other._codes is not None and self.cols == other.cols:
-                return self._codes == other._codes
-            return len(self) == len(other) and tuple(self) == tuple(other)
-        if isinstance(other, tuple):
-            return len(self) == len(other) and tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(tuple(self))
-        return self._hash
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, (Tour, tuple)):
-            return NotImplemented
-        return tuple(self) < tuple(other)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, (Tour, tuple)):
-            return NotImplemented
-        return tuple(self) <= tuple(other)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, (Tour, tuple)):
-            return NotImplemented
-        return tuple(self) > tuple(other)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, (Tour, tuple)):
-            return NotImplemented
-        return tuple(self) >= tuple(other)
-
-    def __repr__(self) -> str:
-        """The squares; of a tour over 100 squares, the first and last few (a stream's
-        repr is cut likewise): ``repr(tour(1000))`` would be 11.8 MB."""
-        if len(self) <= 100:
-            return repr(tuple(self))
-        head = ", ".join(map(repr, self[:4]))
-        size = f"{self.rows}x{self.cols}, {len(self):,} squares"
-        return f"<Tour of {size}: {head}, ..., {self[-1]!r}>"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        if self._codes is None:
-            return Tour, (self._pairs, self.rows, self.cols)
-        return Tour.from_indices, (self._codes, self.rows, self.cols)
-
-    @property
-    def closed(self) -> bool:
-        """Whether the last square is a knight's move from the first (on a full tour)."""
-        if len(self) != self.rows * self.cols or len(self) < 2:
-            return False
-        return _is_move(self[0], self[-1])
-
-    def _move_numbers(self) -> array[int]:
-        """The move number of each square, row by row (0: not visited), 4 bytes each."""
-        size = self.rows * self.cols
-        if self._codes is not None:
-            module = _native.load("lazysearch.knights._tour")
-            numbers: array[int] = module.move_numbers(self._codes, size)
-            return numbers
-        numbers = array("I", [0]) * size
-        for n, (r, c) in enumerate(self, start=1):
-            numbers[r * self.cols + c] = n
-        return numbers
-
-    def numbers(self) -> list[list[int]]:
-        """The board as rows of move numbers, 1 for the start (0 for a square not visited)."""
-        numbers = self._move_numbers()
-        cols = self.cols
-        return [numbers[r * cols : (r + 1) * cols].tolist() for r in range(self.rows)]
-
-    def lines(self) -> Iterator[str]:
-        """The lines of ``str(tour)``, one a row, made as they are read (a board of 10^8
-        squares is about a gigabyte of text)."""
-        numbers = self._move_numbers()
-        cols = self.cols
-        row = " ".join([f"%{len(str(len(self)))}d"] * cols)
-        for r in range(self.rows):
-            yield row % tuple(numbers[r * cols : (r + 1) * cols])
-
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def svg(self, *, square: int = 40) -> str:
-        """An SVG picture of the tour; see :func:`lazysearch.render.svg.knights_tour`."""
-        from ..render.svg import knights_tour
-
-        return knights_tour(self, square=square)
-
-    def _repr_svg_(self) -> str:
-        """The picture, for Jupyter."""
-        return self.svg()
-
-
-class KnightsProblem:
-    """A tour search as the engine sees it: the board, the start squares (as indices
-    ``row * cols + col``), open or closed, the forced second square (``-1``: none) and
-    the move order.  Plain data, so it pickles to worker processes."""
-
-    __slots__ = ("_fingerprint", "closed", "cols", "moves", "rows", "second", "starts")
-
-    def __init__(
-        self,
-        rows: int,
-        cols: int,
-        starts: Sequence[int],
-        closed: bool,
-        second: int = -1,
-        moves: Sequence[Square] = MOVES,
-    ) -> None:
-        self.rows = rows
-        self.cols = cols
-        self.starts = tuple(starts)
-        self.closed = closed
-        self.second = second
-        self.moves = tuple(moves)
-        self._fingerprint: str | None = None
-
-    def __getstate__(self) -> tuple[Any, ...]:
-        return self.rows, self.cols, self.starts, self.closed, self.second, self.moves
-
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self.__init__(*state)  # type: ignore[misc]
-
-    @property
-    def kind(self) -> str:
-        return "knights-tour"
-
-    def engine(self) -> Engine:
-        module = _native.load("lazysearch.knights._tour")
-        engine: Engine = module.KnightEngine(
-            self.rows, self.cols, self.starts, self.closed, self.second, self.moves
-        )
-        return engine
-
-    def fingerprint(self) -> str:
-        if self._fingerprint is None:
-            self._fingerprint = fingerprint(self.__getstate__())
-        return self._fingerprint
-
-
-# -- checking what the user gave --------------------------------------------------------
-
-
-def _board(rows: object, cols: object) -> tuple[int, int]:
-    if cols is None:
-        cols = rows
-    for side in (rows, cols):
-        if isinstance(side, bool) or not isinstance(side, int) or side < 1:
-            raise KnightsError(
-                f"a board needs whole numbers of rows and columns >= 1, got {rows!r} x {cols!r}"
-            )
-    assert isinstance(rows, int) and isinstance(cols, int)
-    return rows, cols
-
-
-def _square(square: object, rows: int, cols: int, what: str = "start square") -> int:
-    """The index ``row * cols + col`` of ``square``, checked to be on the board."""
-    ok = (
-        isinstance(square, Sequence)
-        and len(square) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in square)
-    )
-    if not ok:
-        raise KnightsError(f"a {what} is a (row, col) pair of whole numbers, got {square!r}")
-    assert isinstance(square, Sequence)
-    r, c = square
-    if not (0 <= r < rows and 0 <= c < cols):
-        raise KnightsError(
-            f"{what} {(r, c)} is off the {rows}x{cols} board "
-            f"(rows 0..{rows - 1}, columns 0..{cols - 1})"
-        )
-    return int(r * cols + c)
-
-
-# -- boards with no tour ------------------------------------------------------------------
-
-
-def no_tour_reason(
-    rows: int, cols: int | None = None, *, start: Square | None = None, closed: bool = False
-) -> str | None:
-    """Why there is no tour of this kind, when a theorem says so at once; else ``None``.
-
-    ``None`` does not promise a tour: it means only that none of these arguments applies.
-
-    * closed tours (Schwenk 1991; with ``m <= n``): none when ``m`` and ``n`` are both odd,
-      when ``m`` is 1, 2 or 4, or when ``m = 3`` and ``n`` is 4, 6 or 8;
-    * open tours: none on 1xn (n > 1), 2xn, 3x3, 3x5, 3x6 and 4x4; on a board with a
-      side of four, none from a square of the two inner lines across that side (each
-      square of the outer lines has all its neighbours on the inner ones, and the outer
-      squares are half the board, so a tour alternates between them);
-    * a knight's move always changes the colour of its square, so on a board with an odd
-      number of squares a tour starts and ends on the colour with more squares (that of
-      the corners).
-
-    >>> no_tour_reason(8, closed=True) is None
-    True
-    >>> no_tour_reason(5, 5, start=(0, 1))
-    'on an odd number of squares a tour starts on the colour of the corners, and (0, 1) is not'
-    """
-    rows, cols = _board(rows, cols)
-    if start is not None:
-        _square(start, rows, cols)
-    m, n = sorted((rows, cols))
-    if closed:
-        if m == n == 1:
-            return "a 1x1 board has no move to close a tour with"
-        if m % 2 and n % 2:
-            return (
-                f"a closed tour alternates colours, so it needs an even number of squares, "
-                f"and {rows}x{cols} has {rows * cols} (Schwenk 1991)"
-            )
-        if m in (1, 2, 4):
-            return f"no closed tour exists when the shorter side is {m} (Schwenk 1991)"
-        if m == 3 and n in (4, 6, 8):
-            return f"no closed tour exists on 3x{n} (Schwenk 1991)"
-        return None
-    if m == 1 and n > 1:
-        return f"a knight cannot move at all on a 1x{n} board"
-    if m == 2:
-        return f"a knight can never visit every square of a 2x{n} board"
-    if (m, n) in ((3, 3), (3, 5), (3, 6), (4, 4)):
-        return f"no open tour exists on {m}x{n}"
-    if start is not None and 4 in (rows, cols):
-        # Along a side of four, the two outer lines' squares (half of the board) have
-        # all their neighbours on the two inner lines: no two of them can follow each
-        # other, so a tour alternates outer and inner squares, with one step between
-        # inner ones at most, and must start and end on an outer line.
-        along = start[0] if rows == 4 else start[1]
-        if along in (1, 2):
-            line = "row" if rows == 4 else "column"
-            return (
-                f"on a board with a side of four an open tour starts on an outer {line} "
-                f"of that side (half the squares, whose neighbours are all on the inner "
-                f"ones), and {tuple(start)} is on an inner one"
-            )
-    if start is not None and rows * cols % 2 and sum(start) % 2:
-        return (
-            f"on an odd number of squares a tour starts on the colour of the corners, "
-            f"and {tuple(start)} is not"
-        )
-    return None
-
-
-def _starts(rows: int, cols: int, start: Square | None, closed: bool) -> list[int]:
-    """The start squares worth searching from (none when a theorem rules out every tour)."""
-    if start is not None:
-        index = _square(start, rows, cols)
-        return [] if no_tour_reason(rows, cols, start=start, closed=closed) else [index]
-    if no_tour_reason(rows, cols, closed=closed):
-        return []
-    odd = rows * cols % 2 == 1
-    return [i for i in range(rows * cols) if not (odd and sum(divmod(i, cols)) % 2)]
+from .board import (
+    MOVES,
+    KnightsError,
+    KnightsProblem,
+    NoTourError,
+    Square,
+    Tour,
+    check_board,
+    is_move,
+    no_tour_reason,
+    square_index,
+    start_squares,
+    verify,
+)
+
+__all__ = [
+    "BLOCKS_UP_TO",
+    "FRONTIER_FIRST",
+    "FRONTIER_UP_TO",
+    "METHODS",
+    "MOVES",
+    "REACH",
+    "KnightsError",
+    "KnightsProblem",
+    "NoTourError",
+    "Square",
+    "Tour",
+    "choose_method",
+    "count_closed",
+    "count_tours",
+    "cycles",
+    "draw_tours",
+    "make_sampler",
+    "no_tour_reason",
+    "sample",
+    "sample_method",
+    "start_orbits",
+    "tour",
+    "tours",
+    "verify",
+]
 
 
 def _decoder(rows: int, cols: int) -> Any:
@@ -470,11 +106,11 @@ def tours(
     KnightsError
         If a side is < 1 or ``start`` is off the board.
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     if shortcuts:
-        starts = _starts(rows, cols, start, closed)
+        starts = start_squares(rows, cols, start, closed)
     elif start is not None:
-        starts = [_square(start, rows, cols)]
+        starts = [square_index(start, rows, cols)]
     else:
         starts = list(range(rows * cols))
     problem = KnightsProblem(rows, cols, starts, closed)
@@ -508,7 +144,7 @@ def start_orbits(rows: int, cols: int | None = None) -> list[tuple[Square, int]]
     >>> start_orbits(4)
     [((0, 0), 4), ((0, 1), 8), ((1, 1), 4)]
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     maps = _square_symmetries(rows, cols)
     seen: set[Square] = set()
     out = []
@@ -668,10 +304,10 @@ def count_tours(
     >>> count_tours(3, 12, method="dp")  # shared/ORACLES.md (A383660)
     114496
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     how = _method(method, workers, executor)
     if start is not None:
-        _square(start, rows, cols)
+        square_index(start, rows, cols)
     if closed:
         cycles = count_closed(rows, cols, workers=workers, executor=executor, method=method)
         if start is not None:
@@ -745,7 +381,7 @@ def count_closed(
     >>> count_closed(5, 8, method="join")
     44202
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     if directed:
         once = count_closed(rows, cols, workers=workers, executor=executor, method=method)
         return 2 * rows * cols * once
@@ -779,7 +415,7 @@ def cycles(rows: int, cols: int | None = None) -> Solutions[Tour]:
     >>> cycles(6).count(), cycles(6).first()[:2]
     (9862, ((0, 0), (1, 2)))
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     corner = [] if no_tour_reason(rows, cols, closed=True) else [0]
     problem = KnightsProblem(rows, cols, corner, True, second=cols + 2 if corner else -1)
     return Solutions(Search(problem), _decoder(rows, cols))
@@ -865,14 +501,14 @@ def sample(
     count the board's parts once (7x8 closed: 50 s of CPU), then count the parts
     under the one chosen for each tour (7x8: 17 to 71 s of CPU a tour).
     """
-    rows, cols = _board(rows, cols)
+    rows, cols = check_board(rows, cols)
     if start is not None:
-        _square(start, rows, cols)
+        square_index(start, rows, cols)
     if isinstance(k, bool) or not isinstance(k, int) or k < 0:
         raise KnightsError(f"k is how many tours to draw, a whole number >= 0, got {k!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise KnightsError(f"seed must be a whole number or None, got {seed!r}")
-    chosen = _sample_method(rows, cols, closed, method)
+    chosen = sample_method(rows, cols, closed, method)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise KnightsError(f"workers must be a whole number >= 1, got {workers!r}")
     if chosen != "parts" and (parts is not None or workers != 1):
@@ -884,15 +520,22 @@ def sample(
         return []
     import random
 
-    sampler = _sampler(rows, cols, start, closed, method, max_states, parts, workers)
+    sampler = make_sampler(rows, cols, start, closed, method, max_states, parts, workers)
     if sampler.count == 0:
         return []
-    return [Tour(tour, rows, cols) for tour in _draw(sampler, k, random.Random(seed))]
+    return [Tour(tour, rows, cols) for tour in draw_tours(sampler, k, random.Random(seed))]
 
 
-def _sample_method(rows: int, cols: int, closed: bool, method: str) -> str:
-    """``"dp"`` or ``"join"``: how :func:`sample` draws (``method`` checked and, when
-    ``"auto"``, chosen).  Measured (compiled, CPU, one loaded run, building and ten
+def sample_method(rows: int, cols: int, closed: bool, method: str) -> str:
+    """How :func:`sample` draws: ``"dp"``, ``"join"`` or ``"parts"`` (``method`` checked
+    and, when ``"auto"``, chosen).
+
+    >>> sample_method(6, 7, True, "auto"), sample_method(8, 8, True, "auto")
+    ('join', 'parts')
+
+    Raises :class:`KnightsError` for a ``method`` not one of :func:`sample`'s, or the
+    join's for open tours; ``TooManyStatesError`` for ``"join"`` on a board it cannot
+    keep.  Measured (compiled, CPU, one loaded run, building and ten
     tours): the join 0.14 s against the program's 0.14 s on 6x6 closed, 0.34 s against
     0.45 s on 5x10, 0.64 s against 1.83 s on 6x7, 5.2 s against 9.8 s on 6x8."""
     if method not in ("auto", "dp", "join", "parts"):
@@ -921,7 +564,7 @@ def _too_wide_to_sample(rows: int, cols: int) -> LazysearchError:
     )
 
 
-def _sampler(
+def make_sampler(
     rows: int,
     cols: int,
     start: Square | None,
@@ -931,8 +574,13 @@ def _sampler(
     parts: str | os.PathLike[str] | None = None,
     workers: int = 1,
 ) -> Any:
-    """The sampler :func:`sample` draws with (``count``, and tours by :func:`_draw`)."""
-    chosen = _sample_method(rows, cols, closed, method)
+    """The sampler :func:`sample` draws with: its ``count`` of tours, and tours drawn by
+    :func:`draw_tours` (``method`` as :func:`sample_method` takes it).
+
+    >>> make_sampler(5, 6, None, True, "auto", None).count
+    8
+    """
+    chosen = sample_method(rows, cols, closed, method)
     if chosen == "parts":
         from .joinsample import PartsSampler
 
@@ -948,8 +596,14 @@ def _sampler(
     return TourSampler(rows, cols, start=start, closed=closed, max_states=max_states)
 
 
-def _draw(sampler: Any, k: int, rng: Any) -> list[list[Square]]:
-    """``k`` tours from a sampler of :func:`_sampler` (the join's in one batch)."""
+def draw_tours(sampler: Any, k: int, rng: Any) -> list[list[Square]]:
+    """``k`` tours drawn with ``rng`` from a sampler of :func:`make_sampler` (the
+    join's in one batch), each a list of squares.
+
+    >>> import random
+    >>> len(draw_tours(make_sampler(5, 6, None, True, "auto", None), 2, random.Random(1)))
+    2
+    """
     if hasattr(sampler, "draw_many"):
         drawn: list[list[Square]] = sampler.draw_many(k, rng)
         return drawn
@@ -1093,9 +747,9 @@ def _exchange(
     ]
     for a1, a2 in left:
         for b1, b2 in right:
-            if _is_move(a1, b1) and _is_move(a2, b2):
+            if is_move(a1, b1) and is_move(a2, b2):
                 return a1, a2, b1, b2
-            if _is_move(a1, b2) and _is_move(a2, b1):
+            if is_move(a1, b2) and is_move(a2, b1):
                 return a1, a2, b2, b1
     return None
 
@@ -1140,8 +794,8 @@ def tour(
     KnightsError
         If a side is < 1 or ``start`` is off the board.
     """
-    rows, cols = _board(rows, cols)
-    index = _square(start, rows, cols)
+    rows, cols = check_board(rows, cols)
+    index = square_index(start, rows, cols)
     reason = no_tour_reason(rows, cols, start=start, closed=closed)
     if reason is not None:
         raise NoTourError(reason)
@@ -1176,92 +830,3 @@ def _indices(path: Sequence[Square] | None, rows: int, cols: int) -> array[int] 
 
 
 # -- checking a tour -------------------------------------------------------------------------
-
-
-def verify(
-    tour: Sequence[Square],
-    rows: int,
-    cols: int | None = None,
-    *,
-    closed: bool = False,
-    start: Square | None = None,
-) -> None:
-    """Raise :class:`InvalidSolutionError` unless ``tour`` is a knight's tour of the board
-    (from ``start`` when given; ending a move from its start when ``closed``).
-
-    >>> verify([(0, 0), (1, 2)], 2, 3)
-    Traceback (most recent call last):
-    ...
-    lazysearch.errors.InvalidSolutionError: the tour has 2 squares, the 2x3 board 6
-    """
-    rows, cols = _board(rows, cols)
-    if len(tour) != rows * cols:
-        raise InvalidSolutionError(
-            f"the tour has {len(tour)} squares, the {rows}x{cols} board {rows * cols}"
-        )
-    if (
-        isinstance(tour, Tour)
-        and tour._codes is not None
-        and (tour.rows, tour.cols) == (rows, cols)
-    ):
-        _check_indices(tour, tour._codes, rows, cols)
-    elif not _looks_valid(tour, rows, cols):
-        _find_fault(tour, rows, cols)
-    if start is not None and tuple(tour[0]) != tuple(start):
-        raise InvalidSolutionError(f"the tour starts at {tuple(tour[0])}, not {tuple(start)}")
-    if closed and len(tour) > 1 and not _is_move(tour[0], tour[-1]):
-        raise InvalidSolutionError(
-            f"the tour ends at {tuple(tour[-1])}, not a knight's move from its start "
-            f"{tuple(tour[0])}"
-        )
-
-
-_STEPS = frozenset(MOVES)
-
-
-def _looks_valid(tour: Sequence[Square], rows: int, cols: int) -> bool:
-    """All squares on the board, none twice, every step a knight's move: checked with
-    built-ins only (no Python-level loop), so that a million squares take milliseconds."""
-    from operator import itemgetter, sub
-
-    rs = list(map(itemgetter(0), tour))
-    cs = list(map(itemgetter(1), tour))
-    return (
-        min(rs) >= 0
-        and max(rs) < rows
-        and min(cs) >= 0
-        and max(cs) < cols
-        and len(set(zip(rs, cs, strict=True))) == len(tour)
-        and set(zip(map(sub, rs[1:], rs), map(sub, cs[1:], cs), strict=True)) <= _STEPS
-    )
-
-
-def _check_indices(tour: Tour, codes: array[int], rows: int, cols: int) -> None:
-    """Raise :class:`InvalidSolutionError` naming the first thing wrong with a tour held
-    as square indices (a typed loop, a byte a square: 10^8 squares take about a second)."""
-    module = _native.load("lazysearch.knights._tour")
-    i, why = module.first_fault(codes, rows, cols)
-    if why == 1:
-        raise InvalidSolutionError(f"square {i} of the tour, index {codes[i]}, is off the board")
-    if why == 2:
-        raise InvalidSolutionError(f"square {i} of the tour, {tour[i]}, was visited before")
-    if why == 3:
-        raise InvalidSolutionError(
-            f"from {tour[i - 1]} to {tour[i]} (move {i}) is not a knight's move"
-        )
-
-
-def _find_fault(tour: Sequence[Square], rows: int, cols: int) -> NoReturn:
-    """Raise :class:`InvalidSolutionError` naming the first thing wrong with ``tour``."""
-    seen = set()
-    for i, (r, c) in enumerate(tour):
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise InvalidSolutionError(f"square {i} of the tour, {(r, c)}, is off the board")
-        if (r, c) in seen:
-            raise InvalidSolutionError(f"square {i} of the tour, {(r, c)}, was visited before")
-        seen.add((r, c))
-        if i and not _is_move(tour[i - 1], (r, c)):
-            raise InvalidSolutionError(
-                f"from {tuple(tour[i - 1])} to {(r, c)} (move {i}) is not a knight's move"
-            )
-    raise InvalidSolutionError("the tour is not a knight's tour")  # pragma: no cover

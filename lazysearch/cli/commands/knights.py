@@ -338,7 +338,7 @@ def sample_tours(
     from ...knights import solver as kt
 
     what = CYCLES if args.closed else DIRECTED
-    method = kt._sample_method(rows, cols, args.closed, args.method or "auto")
+    method = kt.sample_method(rows, cols, args.closed, args.method or "auto")
     if args.progress and method != "parts":
         raise CliError(
             "--progress: sampling shows a bar through the join in parts only "
@@ -356,7 +356,7 @@ def sample_tours(
     if reason is None and method == "parts":
         sampler, drawn = _sample_in_parts(args, rows, cols)
     elif reason is None:
-        sampler = kt._sampler(rows, cols, args.start, args.closed, method, None)
+        sampler = kt.make_sampler(rows, cols, args.start, args.closed, method, None)
     if sampler is None or sampler.count == 0:
         kind = "closed" if args.closed else "open"
         print(
@@ -367,7 +367,7 @@ def sample_tours(
         )
         return EXIT_NO_SOLUTION
     if method != "parts":
-        drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+        drawn = kt.draw_tours(sampler, args.sample, random.Random(args.seed))
     for n, tour in enumerate(drawn, start=1):
         out.write(show(n, kt.Tour(tour, rows, cols)))
         out.flush()
@@ -407,7 +407,7 @@ def _sample_in_parts(args: argparse.Namespace, rows: int, cols: int) -> tuple[An
             parts=args.parts,
             workers=args.workers or 1,
         )
-        drawn = kt._draw(sampler, args.sample, random.Random(args.seed))
+        drawn = kt.draw_tours(sampler, args.sample, random.Random(args.seed))
     except BaseException:
         if bar is not None:
             bar.leave = False  # cleared, so that the one line saying why stands alone
