@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from .boards import grid, hypercube, king, leaper
+from .frontier import TooWideError
 from .graph import (
     EdgeError,
     EmptyGraphError,
@@ -18,7 +19,7 @@ from .graph import (
     UnhashableVertexError,
     UnknownVertexError,
 )
-from .hamilton import HamiltonProblem, hamiltonian_cycles, hamiltonian_paths
+from .hamilton import HamiltonProblem, frontier_count, hamiltonian_cycles, hamiltonian_paths
 
 __all__ = [
     "EdgeError",
@@ -26,8 +27,10 @@ __all__ = [
     "Graph",
     "GraphError",
     "HamiltonProblem",
+    "TooWideError",
     "UnhashableVertexError",
     "UnknownVertexError",
+    "frontier_count",
     "grid",
     "hamiltonian_cycles",
     "hamiltonian_paths",
