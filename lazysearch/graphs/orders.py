@@ -15,6 +15,7 @@ The knights' counts over an order (:mod:`lazysearch.knights.ordering`) and the g
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,9 +41,14 @@ class OrderCount:
         return max(self.states, default=0)
 
 
-def greedy_order(neighbours: list[list[int]], first: int) -> tuple[list[int], list[int]]:
+def greedy_order(
+    neighbours: list[list[int]], first: int, weighted: bool = False
+) -> tuple[list[int], list[int]]:
     """The greedy order from vertex ``first`` (see the module doc) and the frontier's
-    size after each step."""
+    size after each step.  ``weighted``: each next vertex is the one that leaves the
+    frontier lightest, a vertex with one neighbour to come weighing ``log 2`` and one
+    with more ``log 3`` (what its states can be: the former is never free), which
+    sweeps a grid row by row where the plain rule fills it by diagonals."""
     n = len(neighbours)
     placed = [False] * n
     to_come = [len(a) for a in neighbours]
@@ -54,6 +60,7 @@ def greedy_order(neighbours: list[list[int]], first: int) -> tuple[list[int], li
     # the frontier and has no neighbour placed (the tie-break), unless none is left.
     near: set[int] = set()
     lonely = [v for v in range(n) if not neighbours[v]]
+    weight = _WEIGHTS if weighted else _SIZES
     v = first
     while True:
         placed[v] = True
@@ -71,26 +78,32 @@ def greedy_order(neighbours: list[list[int]], first: int) -> tuple[list[int], li
         sizes.append(frontier)
         if len(order) == n:
             return order, sizes
-        best = (n + 1, 0, n)
+        best: tuple[float, int, int] = (float(n + 1) * 2, 0, n)
         candidates: Any = near if near else range(n)
         for w in (*candidates, *lonely) if near else candidates:
             if placed[w]:
                 continue
-            size = frontier
+            size = 0.0
             links = 0
-            ahead = False
+            ahead = 0
             for u in neighbours[w]:
                 if placed[u]:
                     links += 1
-                    if to_come[u] == 1:
-                        size -= 1
+                    left = to_come[u]
+                    size += weight[min(left - 1, 2)] - weight[min(left, 2)]
                 else:
-                    ahead = True
-            if ahead:
-                size += 1
+                    ahead += 1
+            size += weight[min(ahead, 2)]
             if (size, -links, w) < best:
                 best = (size, -links, w)
         v = best[2]
+
+
+#: What a frontier vertex with 0, 1 and 2 or more neighbours to come weighs for
+#: :func:`greedy_order`: one each (the frontier's size), or the logarithm of the states
+#: it can be in (``weighted``).
+_SIZES = (0.0, 1.0, 1.0)
+_WEIGHTS = (0.0, math.log(2), math.log(3))
 
 
 def order_cost(sizes: list[int]) -> int:
