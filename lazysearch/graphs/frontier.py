@@ -120,13 +120,17 @@ def choose_order(neighbours: list[list[int]], closed: bool) -> list[int]:
     n = len(neighbours)
     far = _far_vertices(neighbours)
     order = find_order(neighbours, None if n <= EVERY_FIRST else far)
+    best = (*states_cost(neighbours, order), order)
+    weighted = min(
+        (*states_cost(neighbours, w), w)
+        for w in (greedy_order(neighbours, first, weighted=True)[0] for first in far)
+    )
+    if weighted < best:
+        return weighted[2]  # (no search: it starts from the plain order)
     _, sizes = greedy_order(neighbours, order[0])
     if order_cost(sizes) >= SEARCH_FROM * (CLOSED_FACTOR if closed else 1):
-        order = searched_order(neighbours, order=order)
-    best = (*states_cost(neighbours, order), order)
-    for first in far:
-        weighted, _ = greedy_order(neighbours, first, weighted=True)
-        best = min(best, (*states_cost(neighbours, weighted), weighted))
+        searched = searched_order(neighbours, order=order)
+        best = min(best, (*states_cost(neighbours, searched), searched))
     return best[2]
 
 
