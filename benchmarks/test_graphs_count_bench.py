@@ -66,28 +66,45 @@ def _cpu(function: Callable[[], Any], rounds: int = 3) -> tuple[float, Any]:
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if n not in ("14x14 grid", "5-cube")])
-def test_the_public_call_keeps_the_programs_speed(name: str) -> None:
+def test_the_public_call_keeps_the_programs_speed(benchmark: Any, name: str) -> None:
     # The program alone over the order the public call finds, against the whole call
-    # (reading the graph, finding the order, planning): within 1.2x, or 10 ms.
+    # (reading the graph, finding the order, planning): within 1.2x and 50 ms (finding
+    # an order of a small graph takes some 15 ms).  The times are compared only when
+    # the benchmarks are timed (not --benchmark-disable).
     make, expected = CASES[name]
     graph = make()
-    public, found = _cpu(lambda: graphs.frontier_count(graph))
+    rounds = 1 if benchmark.disabled else 3
+    public, found = _cpu(lambda: graphs.frontier_count(graph), rounds)
     assert found.count == expected
     read = graphs.Graph.read(graph)
     neighbours = [read.neighbours(v) for v in range(read.n)]
     order = [read.index[v] for v in found.order]
     engine = _native.load("lazysearch.graphs._order")
     steps, _ = engine.plan(neighbours, order, True, frontier.ANY_WIDTH)
-    alone, (_, _, total) = _cpu(lambda: orders.run(engine, steps, True, 1 << 40))
+    alone, (_, _, total) = _cpu(lambda: orders.run(engine, steps, True, 1 << 40), rounds)
     assert total == expected
     print(f"{name}: {public:.3f} s by the public call, {alone:.3f} s the program alone")
-    assert public <= 1.2 * alone + 0.01
+    assert benchmark.disabled or public <= 1.2 * alone + 0.05
 
 
-def test_12x12_grid_under_a_second() -> None:
+@pytest.mark.parametrize("cols", [6, 7, 8])
+def test_knight_graphs_as_fast_as_the_knights_program(benchmark: Any, cols: int) -> None:
+    # The knights' own count over an order (its order found as it finds it) against the
+    # graphs' on the knight graph: within 1.2x.
+    from lazysearch.knights import ordering
+
+    rounds = 1 if benchmark.disabled else 3
+    theirs, known = _cpu(lambda: ordering.order_count(6, cols, closed=True).count, rounds)
+    ours, found = _cpu(lambda: graphs.frontier_count(graphs.leaper(6, cols, (1, 2))), rounds)
+    assert found.count == known
+    print(f"6x{cols} knight graph: {ours:.3f} s here, {theirs:.3f} s by the knights' program")
+    assert benchmark.disabled or ours <= 1.2 * theirs + 0.02
+
+
+def test_12x12_grid_under_a_second(benchmark: Any) -> None:
     seconds, found = _cpu(lambda: graphs.frontier_count(graphs.grid(12, 12)), rounds=1)
     assert found.count == 1_076_226_888_605_605_706
-    assert seconds < 1.0
+    assert benchmark.disabled or seconds < 1.0
 
 
 #: A003763 (OEIS): 16x16, 18x18 and 20x20.
@@ -134,4 +151,4 @@ def test_graphillion(benchmark: Any, name: str) -> None:
     ours, found = _cpu(lambda: graphs.frontier_count(make()), rounds=1)
     assert found.count == expected
     print(f"{name}: {ours:.3f} s here, {theirs:.3f} s by Graphillion")
-    assert 10 * ours <= theirs
+    assert benchmark.disabled or 10 * ours <= theirs
