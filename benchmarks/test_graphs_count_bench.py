@@ -133,7 +133,9 @@ def test_large_grids(benchmark: Any, side: int) -> None:
 # -- Graphillion (ZDDs by frontier search), when installed --------------------------------
 
 
-@pytest.mark.parametrize("name", ["6x6 knight graph", "10x10 grid", "7x7 king graph"])
+# (Graphillion runs out of memory on the 10x10 grid and the 6x8 knight graph, 8 GB and
+# more: those are left out.)
+@pytest.mark.parametrize("name", ["6x6 knight graph", "7x7 king graph"])
 def test_graphillion(benchmark: Any, name: str) -> None:
     graphillion = pytest.importorskip("graphillion")
     make, expected = CASES[name]
