@@ -273,8 +273,9 @@ def test_problem_pickles() -> None:
     again = pickle.loads(pickle.dumps(problem))
     assert again.fingerprint() == problem.fingerprint()
     assert again.count() == 6
-    with pytest.raises(LazysearchError, match="method must be one of 'enumerate'"):
-        problem.count("frontier")
+    assert again.count("frontier") == 6
+    with pytest.raises(LazysearchError, match="method must be one of 'enumerate', 'frontier'"):
+        problem.count("memo")
 
 
 def test_small_cases() -> None:

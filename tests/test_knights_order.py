@@ -224,7 +224,7 @@ def _links(neighbours: list[list[int]]) -> tuple[list[int], list[int]]:
 def test_the_width_search_lowers_its_sum_the_same_compiled_or_not() -> None:
     import importlib.util
 
-    from lazysearch.knights import _order
+    from lazysearch.graphs import _order
 
     neighbours = ordering.knight_neighbours(6, 7)
     starts, links = _links(neighbours)

@@ -45,6 +45,7 @@ def load(name: str) -> ModuleType:
 
 
 def _import(name: str) -> ModuleType:
+    name = registry.MOVED.get(name, name)
     if name in _loaded:
         return _loaded[name]
     if name not in registry.ENGINES:
@@ -143,7 +144,7 @@ def load_source(name: str) -> ModuleType:
         raise ImportError(f"cannot load the source of engine module {name}")
     module = importlib.util.module_from_spec(spec)
     # Known by its own name while it runs, as any import is, so that it can find itself
-    # (knights._table's plain() imports it by name).
+    # (graphs._table's plain() imports it by name).
     sys.modules[loader.name] = module
     loader.exec_module(module)
     return module

@@ -11,8 +11,9 @@ pyproject.toml's list of modules whose errors mypy ignores).
 #: The compiled base of the search engines (:class:`lazysearch.engine._machine.Machine`).
 MACHINE = "lazysearch.engine._machine"
 
-#: The frontier table the knights' frontier programs share (they cimport it).
-TABLE = "lazysearch.knights._table"
+#: The frontier table the frontier programs share (they cimport it): the graphs' program
+#: over an order and the knights' programs.
+TABLE = "lazysearch.graphs._table"
 
 #: Every engine module, and the compiled base its classes subclass (``None``: none).  A
 #: base comes before the engines over it: setup.py compiles in this order, and compiles
@@ -26,14 +27,14 @@ ENGINES: dict[str, str | None] = {
     "lazysearch.exactcover._dlx": MACHINE,
     "lazysearch.exactcover._mcc": MACHINE,
     "lazysearch.exactcover._memo": None,
+    "lazysearch.graphs._table": None,
+    "lazysearch.graphs._order": TABLE,
     "lazysearch.graphs._walk": MACHINE,
     "lazysearch.sums._cdcl": None,
     "lazysearch.sums._engine": MACHINE,
-    "lazysearch.knights._table": None,
     "lazysearch.knights._count": TABLE,
     "lazysearch.knights._join": TABLE,
     "lazysearch.knights._openjoin": TABLE,
-    "lazysearch.knights._order": TABLE,
     "lazysearch.knights._tour": MACHINE,
     "lazysearch.puzzles._tiling": MACHINE,
     "lazysearch.puzzles._units": None,
@@ -42,3 +43,10 @@ ENGINES: dict[str, str | None] = {
 #: Modules compiled for speed that are not engines: imported as usual (not through the
 #: loader, so ``LAZYSEARCH_PURE`` leaves them compiled) and not listed by ``--version``.
 HELPERS: tuple[str, ...] = ("lazysearch.sums._combos",)
+
+#: Engine modules that moved, by their first name: the loader loads the module they
+#: moved to under either name.
+MOVED: dict[str, str] = {
+    "lazysearch.knights._table": TABLE,
+    "lazysearch.knights._order": "lazysearch.graphs._order",
+}

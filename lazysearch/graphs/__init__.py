@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .boards import grid, hypercube, king, leaper
 from .files import GraphFile, read
+from .frontier import TooWideError
 from .graph import (
     EdgeError,
     EmptyGraphError,
@@ -19,7 +20,7 @@ from .graph import (
     UnhashableVertexError,
     UnknownVertexError,
 )
-from .hamilton import HamiltonProblem, hamiltonian_cycles, hamiltonian_paths
+from .hamilton import HamiltonProblem, frontier_count, hamiltonian_cycles, hamiltonian_paths
 from .pictures import BoardPath
 
 __all__ = [
@@ -30,8 +31,10 @@ __all__ = [
     "GraphError",
     "GraphFile",
     "HamiltonProblem",
+    "TooWideError",
     "UnhashableVertexError",
     "UnknownVertexError",
+    "frontier_count",
     "grid",
     "hamiltonian_cycles",
     "hamiltonian_paths",

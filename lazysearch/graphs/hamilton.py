@@ -16,7 +16,9 @@ from ..engine import _native
 from ..errors import LazysearchError
 from ..search import Search, fingerprint
 from ..stream import Solutions
+from . import frontier
 from .graph import Graph, GraphError
+from .orders import OrderCount
 
 if TYPE_CHECKING:
     from ..search import Engine
@@ -43,13 +45,16 @@ class HamiltonProblem:
     or not, the anchor, how many of the anchor's first neighbours may come second, and
     the rank that breaks Warnsdorff's ties.  Plain data, so it pickles to workers.
 
-    ``METHODS`` names the ways :meth:`count` counts (``"enumerate"``: walking every
-    cycle); a counting program that does not walk joins it by name.
+    ``METHODS`` names the ways :meth:`count` counts besides ``"enumerate"`` (walking
+    every cycle): ``"frontier"``, the frontier program over an order of the vertices
+    (:mod:`.frontier`).  ``counting`` is the search's counting capability
+    (``Solutions.count(method=...)``, :mod:`lazysearch.capabilities`).
     """
 
     __slots__ = ("_fingerprint", "anchor", "directed", "limit", "offsets", "targets", "tie")
 
     METHODS: ClassVar[dict[str, Callable[[HamiltonProblem], int]]] = {}
+    counting: ClassVar[Any] = frontier
 
     def __init__(
         self,
@@ -120,6 +125,9 @@ class HamiltonProblem:
         return counter(self)
 
 
+HamiltonProblem.METHODS["frontier"] = lambda problem: frontier.count_problem(problem).count
+
+
 def _rows(arcs: list[list[int]]) -> tuple[list[int], list[int]]:
     offsets = [0]
     targets: list[int] = []
@@ -183,16 +191,20 @@ def hamiltonian_cycles(G: object, *, directed: bool | None = None) -> Solutions[
         :class:`EmptyGraphError`, :class:`EdgeError`), at the call.
     """
     g = Graph.read(G, directed)
-    arcs = _arcs(g)
-    anchor = min(range(g.n), key=lambda v: len(arcs[v]))
-    limit = len(arcs[anchor]) - (0 if g.directed else 1)
-    problem = _cycle_problem(arcs, g.directed, anchor, limit)
+    problem = _cycles_problem(g)
     labels = g.labels
 
     def decode(cycle: tuple[int, ...]) -> tuple[Any, ...]:
         return tuple([labels[v] for v in cycle])
 
     return Solutions(Search(problem), decode)
+
+
+def _cycles_problem(g: Graph) -> HamiltonProblem:
+    arcs = _arcs(g)
+    anchor = min(range(g.n), key=lambda v: len(arcs[v]))
+    limit = len(arcs[anchor]) - (0 if g.directed else 1)
+    return _cycle_problem(arcs, g.directed, anchor, limit)
 
 
 def hamiltonian_paths(
@@ -233,6 +245,23 @@ def hamiltonian_paths(
         for cycles through a vertex, see :func:`hamiltonian_cycles`).
     """
     g = Graph.read(G, directed)
+    problem, backwards = _paths_problem(g, start, end)
+    labels = g.labels
+
+    def decode(cycle: tuple[int, ...]) -> tuple[Any, ...]:
+        path = [labels[v] for v in cycle[1:]]
+        if backwards:
+            path.reverse()
+        return tuple(path)
+
+    return Solutions(Search(problem), decode)
+
+
+def _paths_problem(
+    g: Graph, start: Hashable | None, end: Hashable | None
+) -> tuple[HamiltonProblem, bool]:
+    """The cycle search of ``g``'s paths from ``start`` to ``end`` (see the module doc),
+    and whether its paths are to be reversed."""
     n = g.n
     first = None if start is None else g.vertex(start, "start")
     last = None if end is None else g.vertex(end, "end")
@@ -272,12 +301,63 @@ def hamiltonian_paths(
             arcs[v].append(z)
         arcs.append(ends)
         problem = _cycle_problem(arcs, False, z, limit)
-    labels = g.labels
+    return problem, backwards
 
-    def decode(cycle: tuple[int, ...]) -> tuple[Any, ...]:
-        path = [labels[v] for v in cycle[1:]]
-        if backwards:
-            path.reverse()
-        return tuple(path)
 
-    return Solutions(Search(problem), decode)
+def frontier_count(
+    G: object,
+    *,
+    paths: bool = False,
+    start: Hashable | None = None,
+    end: Hashable | None = None,
+    directed: bool | None = None,
+    order: Sequence[Hashable] | None = None,
+    max_states: int | None = None,
+) -> OrderCount:
+    """Count the Hamiltonian cycles of ``G`` (or, with ``paths``, its Hamiltonian paths
+    from ``start`` to ``end``) by the frontier program over an order of its vertices,
+    and say how: the order, the widest frontier and the frontiers held after each step.
+
+    >>> from lazysearch import graphs
+    >>> found = graphs.frontier_count(graphs.grid(6, 6))
+    >>> found.count, found.widest
+    (1072, 7)
+    >>> graphs.frontier_count(graphs.grid(3, 3), paths=True, start=(0, 0)).count
+    8
+
+    The count is what :func:`hamiltonian_cycles` (:func:`hamiltonian_paths`) would list:
+    each cycle once, each path once (both ends free: either way round, once).  The order
+    is of ``G``'s vertices, in its labels (a vertex the count adds, joined to a fixed
+    end, is left out; ``widest`` counts it).  ``order`` gives one instead of the
+    searched one; ``max_states`` bounds the frontiers a step may hold (default: sized
+    from the machine's memory).
+
+    Raises
+    ------
+    GraphError
+        For a graph that cannot be read, a directed graph, an unknown ``start`` or
+        ``end``, or an ``order`` that is not one of ``G``'s vertices.
+    TooWideError
+        For a graph whose frontiers would not fit in ``max_states`` (refused at once
+        when its widths make that certain enough, with the width and the size).
+    """
+    g = Graph.read(G, directed)
+    if g.directed:
+        raise GraphError(
+            "frontier_count() counts undirected graphs; count a directed one with "
+            "hamiltonian_cycles(G).count(method='enumerate')"
+        )
+    if paths:
+        problem, _ = _paths_problem(g, start, end)
+    elif start is not None or end is not None:
+        raise GraphError("frontier_count() takes start and end with paths=True")
+    else:
+        problem = _cycles_problem(g)
+    numbers = None
+    if order is not None:
+        numbers = [g.vertex(v, "order's vertex") for v in order]
+        if sorted(numbers) != list(range(g.n)):
+            raise GraphError(f"order must list each of the {g.n} vertices of the graph once")
+    found = frontier.count_problem(problem, order=numbers, max_states=max_states)
+    found.order = [g.labels[v] for v in found.order if v < g.n]
+    return found

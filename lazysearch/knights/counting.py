@@ -176,7 +176,7 @@ def frontier_count(
         sweep_start = to_sweep(rows, cols, start)
     module = _native.load("lazysearch.knights._count")
     counter = module.FrontierCounter(k, n, sweep_start, closed, fold=True)
-    tables = _native.load("lazysearch.knights._table")
+    tables = _native.load("lazysearch.graphs._table")
     table: dict[int, int] = counter.initial()
     first = 0
     if resume is not None:

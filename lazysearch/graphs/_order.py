@@ -28,8 +28,14 @@ answer: allowed only when the last vertex is placed.
 
 Two edge sets with the same frontier are completed in exactly the same ways (what is to
 come sees only the frontier), so adding their counts is exact.  Counts are kept in
-``limbs`` 64-bit words; a count that would not fit says so (:data:`OVERFLOW`) and the
-driver counts again with more.
+``limbs`` 64-bit words; a count that would not fit says so (:data:`OVERFLOW`), and the
+step is taken again with one word more.
+
+A key packs a frontier in one 64-bit word up to 15 vertices, four bits a vertex and the
+ends' two bits at 60 (the program's fast path); wider frontiers take more words, the
+first packed the same way and each next one 16 vertices more (past 24 vertices, whose
+fragments need more labels than four bits hold, eight bits a vertex: 7 in the first
+word, 8 in each next).  :func:`plan` says how many words (``kw``) and how many bits.
 """
 
 from __future__ import annotations
@@ -42,13 +48,13 @@ except ModuleNotFoundError:  # pragma: no cover - exercised on machines without 
 from collections.abc import Callable
 
 from lazysearch.engine import _buffers
-from lazysearch.knights import _table
+from lazysearch.graphs import _table
 
 COMPILED: bool = cython.compiled
 
-# The frontiers' table (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+# The frontiers' table (:mod:`lazysearch.graphs._table`), compiled or as plain Python.
 if cython.compiled:
-    from cython.cimports.lazysearch.knights._table import (
+    from cython.cimports.lazysearch.graphs._table import (
         EMPTY,
         MASK64,
         NO_MEMORY,
@@ -64,20 +70,31 @@ else:
 FREE = cython.declare(cython.int, 0)
 FULL = cython.declare(cython.int, 1)
 TAIL = cython.declare(cython.int, 2)
-#: The label a fragment made by the current vertex gets before renumbering.
-FRESH = cython.declare(cython.int, 15)
-#: The widest frontier a key packs: four bits a vertex below the ends' two bits at 60.
+#: The widest frontier one word packs: four bits a vertex below the ends' two bits at 60.
 WIDEST = cython.declare(cython.int, 15)
 ENDS_AT = cython.declare(cython.int, 60)
-# (No key packs to the table's EMPTY: the ends field is at most 2, so the top two bits
-# stay clear.)
+#: The widest frontier four bits a vertex can label (fragments labelled 3 to 14; 15 is
+#: the label a fragment made by the current vertex gets before renumbering) ...
+NARROW = cython.declare(cython.int, 24)
+#: ... and the widest any key packs, at eight bits a vertex.
+WIDEST_ANY = cython.declare(cython.int, 240)
+# (No key packs to the table's EMPTY: the ends field is at most 2, so the first word's
+# top two bits stay clear.)
 
 #: What :meth:`OrderCounter.run` ended with, by name (the table's statuses).
 STATUS = _table.STATUS
 
 
+def key_words(widest: int) -> tuple[int, int]:
+    """The words of a key for frontiers of up to ``widest`` vertices, and the bits a
+    vertex takes in it."""
+    bits = 4 if widest <= NARROW else 8
+    first = 60 // bits
+    return 1 + max(0, -(-(widest - first) // (64 // bits))), bits
+
+
 def plan(
-    neighbours: list[list[int]], order: list[int], closed: bool
+    neighbours: list[list[int]], order: list[int], closed: bool, widest_packed: int = WIDEST
 ) -> tuple[list[list[int]], int]:
     """For each step, what :class:`OrderCounter` needs to know of it, and the widest
     frontier: the vertex placed goes into slot ``len(frontier)`` after the frontier it
@@ -86,7 +103,8 @@ def plan(
     slot that stays how many of its neighbours are still to come.
 
     Raises ValueError if ``order`` is not an order of every vertex or the frontier gets
-    wider than :data:`WIDEST`.
+    wider than ``widest_packed`` vertices (default :data:`WIDEST`, one word a key; at
+    most :data:`WIDEST_ANY`).
     """
     n = len(neighbours)
     if sorted(order) != list(range(n)):
@@ -109,10 +127,10 @@ def plan(
         )
         frontier = [grown[s] for s in keep]
         widest = max(widest, len(grown))
-        if widest > WIDEST:
+        if widest > min(widest_packed, WIDEST_ANY):
             raise ValueError(
                 f"the order's frontier reaches {widest} vertices at step {i}; "
-                f"this program packs at most {WIDEST}"
+                f"this program packs at most {min(widest_packed, WIDEST_ANY)}"
             )
     return steps, widest
 
@@ -128,10 +146,17 @@ class OrderCounter:
     closed: cython.bint
     limbs: cython.int
     limit: cython.Py_ssize_t
-    # The frontiers before the step and after it (one-word keys, ``limbs``-word counts).
+    # The words of a key, the bits a vertex takes in it, and how many vertices the
+    # first word and each next one hold.
+    kw: cython.int
+    bits: cython.int
+    first: cython.int
+    per: cython.int
+    # The frontiers before the step and after it (``kw``-word keys, ``limbs``-word counts).
     cur: Table
     nxt: Table
     total: cython.ulonglong[::1]
+    packed: cython.ulonglong[::1]
     status: cython.int
     states = cython.declare(list, visibility="readonly")
 
@@ -145,24 +170,43 @@ class OrderCounter:
         self.closed = closed
         self.limbs = limbs
         self.limit = limit
+        widest = max((step[0] + 1 for step in steps), default=1)
+        self.kw, self.bits = key_words(widest)
+        self.first = 60 // self.bits
+        self.per = 64 // self.bits
+        self.packed = _buffers.filled64(self.kw, 0, COMPILED)  # type: ignore[assignment]
         self.total = _buffers.filled64(limbs, 0, COMPILED)  # type: ignore[assignment]
         self.states = []
         self.status = OK
 
+    @property
+    def words(self) -> int:
+        """The words of a key."""
+        return int(self.kw)
+
     def run(self, on_step: Callable[[int, int], object] | None = None) -> tuple[int, int]:
         """Take every step; returns (status, count).  ``on_step(i, frontiers)`` hears of
-        each step done.  The frontiers after each step are in :attr:`states`."""
+        each step done.  The frontiers after each step are in :attr:`states`.  A count
+        that passes its words takes the step again with one word more."""
         t: cython.int
-        self.cur = Table(self.limit, size=2, limbs=self.limbs)
+        self.cur = Table(self.limit, size=2, limbs=self.limbs, kw=self.kw)
         self.cur.load({0: 1})
         steps = len(self.starts)
         for i in range(steps):
-            size = max(1024, 1 << (2 * self.cur.used).bit_length())
-            self.nxt = Table(self.limit, size=size, limbs=self.limbs)
-            if self._step(self.starts[i], i == steps - 1) != OK:
-                if self.status == NO_MEMORY:
-                    raise MemoryError("no memory for the next step's table")
-                return self.status, 0
+            while True:
+                size = max(1024, 1 << (2 * self.cur.used).bit_length())
+                self.nxt = Table(self.limit, size=size, limbs=self.limbs, kw=self.kw)
+                if self._step(self.starts[i], i == steps - 1) == OK:
+                    break
+                if self.status != OVERFLOW:
+                    if self.status == NO_MEMORY:
+                        raise MemoryError("no memory for the next step's table")
+                    return self.status, 0
+                self.nxt = None
+                self.limbs += 1
+                self.cur = self.cur.widened(self.limbs)
+                self.total = _buffers.filled64(self.limbs, 0, COMPILED)  # type: ignore[assignment]
+                self.status = OK
             self.cur = self.nxt
             self.states.append(self.cur.used)
             if on_step is not None:
@@ -182,15 +226,17 @@ class OrderCounter:
         src: Table = self.cur
         dst: Table = self.nxt
         slots: cython.ulonglong[::1] = src.slots
-        stride: cython.Py_ssize_t = 1 + self.limbs
+        packed: cython.ulonglong[::1] = self.packed
+        kw: cython.int = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
         status: cython.int
         if cython.compiled:
-            code = cython.declare(cython.int[16])
-            work = cython.declare(cython.int[16])
-            relabel = cython.declare(cython.int[16])
-            avail = cython.declare(cython.int[16])
+            code = cython.declare(cython.int[256])
+            work = cython.declare(cython.int[256])
+            relabel = cython.declare(cython.int[256])
+            avail = cython.declare(cython.int[256])
         else:
-            code, work, relabel, avail = [0] * 16, [0] * 16, [0] * 16, [0] * 16
+            code, work, relabel, avail = [0] * 256, [0] * 256, [0] * 256, [0] * 256
         width: cython.int = data[at]
         nback: cython.int = data[at + 1]
         back: cython.Py_ssize_t = at + 2
@@ -200,6 +246,11 @@ class OrderCounter:
         leave: cython.Py_ssize_t = keep + nkeep + 1
         ahead: cython.Py_ssize_t = leave + nleave
         closed: cython.bint = self.closed
+        bits: cython.int = self.bits
+        cell: cython.ulonglong = (cython.cast(cython.ulonglong, 1) << bits) - 1
+        fresh: cython.int = cython.cast(cython.int, cell)
+        first_word: cython.int = self.first
+        per: cython.int = self.per
         slot: cython.Py_ssize_t
         key: cython.ulonglong
         out: cython.ulonglong
@@ -212,6 +263,7 @@ class OrderCounter:
         first: cython.int
         second: cython.int
         choice: cython.int
+        start_ends: cython.int
         ends: cython.int
         cv: cython.int
         cu: cython.int
@@ -224,8 +276,19 @@ class OrderCounter:
             key = slots[stride * slot]
             if key == EMPTY:
                 continue
-            for j in range(width):
-                code[j] = cython.cast(cython.int, (key >> (4 * j)) & 15)
+            start_ends = cython.cast(cython.int, key >> ENDS_AT)
+            if kw == 1:
+                for j in range(width):
+                    code[j] = cython.cast(cython.int, (key >> (4 * j)) & 15)
+            else:
+                for j in range(width):
+                    if j < first_word:
+                        key = slots[stride * slot]
+                        k = j
+                    else:
+                        key = slots[stride * slot + 1 + (j - first_word) // per]
+                        k = (j - first_word) % per
+                    code[j] = cython.cast(cython.int, (key >> (bits * k)) & cell)
             code[x] = FREE
             navail = 0
             for j in range(nback):
@@ -237,7 +300,7 @@ class OrderCounter:
             for choice in range(1 + navail + navail * (navail - 1) // 2):
                 for j in range(width + 1):
                     work[j] = code[j]
-                ends = cython.cast(cython.int, key >> ENDS_AT)
+                ends = start_ends
                 dead = False
                 complete = False
                 first = -1
@@ -261,8 +324,8 @@ class OrderCounter:
                     cu = work[s]
                     if cv == FREE:
                         if cu == FREE:
-                            work[x] = FRESH
-                            work[s] = FRESH
+                            work[x] = fresh
+                            work[s] = fresh
                         else:
                             work[x] = cu
                             work[s] = FULL
@@ -310,7 +373,7 @@ class OrderCounter:
                 if dead:
                     continue
                 if complete:
-                    if final and nkeep == 0 and self._add_total(slots, stride * slot + 1) != OK:
+                    if final and nkeep == 0 and self._add_total(slots, stride * slot + kw) != OK:
                         return self.status
                     continue
                 # Vertices that can only become path ends: no edge yet and one neighbour
@@ -322,19 +385,39 @@ class OrderCounter:
                 if (closed and forced) or ends + forced > 2:
                     continue
                 # Renumber the labels in frontier order and pack.
-                for j in range(16):
-                    relabel[j] = 0
+                for j in range(nkeep):
+                    relabel[work[data[keep + j]]] = 0
                 label = 3
                 out = cython.cast(cython.ulonglong, ends) << ENDS_AT
-                for j in range(nkeep):
-                    c = work[data[keep + j]]
-                    if c > TAIL:
-                        if relabel[c] == 0:
-                            relabel[c] = label
-                            label += 1
-                        c = relabel[c]
-                    out |= cython.cast(cython.ulonglong, c) << (4 * j)
-                status = dst.add(out, 0, slots, stride * slot + 1)
+                if kw == 1:
+                    for j in range(nkeep):
+                        c = work[data[keep + j]]
+                        if c > TAIL:
+                            if relabel[c] == 0:
+                                relabel[c] = label
+                                label += 1
+                            c = relabel[c]
+                        out |= cython.cast(cython.ulonglong, c) << (4 * j)
+                    status = dst.add(out, 0, slots, stride * slot + kw)
+                else:
+                    for j in range(1, kw):
+                        packed[j] = 0
+                    for j in range(nkeep):
+                        c = work[data[keep + j]]
+                        if c > TAIL:
+                            if relabel[c] == 0:
+                                relabel[c] = label
+                                label += 1
+                            c = relabel[c]
+                        if j < first_word:
+                            out |= cython.cast(cython.ulonglong, c) << (bits * j)
+                        else:
+                            k = (j - first_word) % per
+                            packed[1 + (j - first_word) // per] |= cython.cast(
+                                cython.ulonglong, c
+                            ) << (bits * k)
+                    packed[0] = out
+                    status = dst.add_wide(packed, 0, slots, stride * slot + kw)
                 if status != OK:
                     self.status = status
                     return status

@@ -1,0 +1,541 @@
+"""Counting Hamiltonian cycles and paths by the frontier program over an order of the
+vertices (:mod:`._order`), and the graphs' ``counting`` capability.
+
+A search of :mod:`.hamilton` is one for cycles through its anchor.  The program counts
+the undirected cycles of a graph (``closed``) or its undirected paths, each edge set
+once, so a search is turned into one such count (:func:`terms`):
+
+* a cycle search (every cycle once): the cycles of the graph; when the anchor is joined
+  to every other vertex (a complete graph), the paths of the graph without it, which
+  are the same in number and far narrower;
+* the paths with both ends fixed: the cycles of the graph with the extra vertex, which
+  has those two neighbours only;
+* the paths from a fixed start: the paths of the graph with the extra vertex joined to
+  the start alone (so every path ends there);
+* the paths with no end fixed: the paths of the graph itself.
+
+Directed graphs are counted by walking.  The order comes from :mod:`.orders`: the
+greedy order from a few first vertices (every one, in a graph of up to
+:data:`EVERY_FIRST` vertices), searched on when its frontiers are wide.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..engine import _native
+from ..errors import LazysearchError
+from ..search import Search
+from .graph import GraphError
+from .orders import (
+    CLOSED_FACTOR,
+    SEARCH_FROM,
+    OrderCount,
+    find_order,
+    greedy_order,
+    order_cost,
+    run,
+    searched_order,
+)
+
+if TYPE_CHECKING:
+    from ..search import Partial
+
+
+class TooWideError(GraphError):
+    """A count by the frontier program that would need more memory than it may take:
+    the message names the frontier's width and the estimated size."""
+
+
+#: The counting methods of a graph's stream: ``count(method=...)``.
+METHODS = ("auto", "enumerate", "frontier")
+
+#: ``auto`` walks a graph of at most this many vertices: below 10 vertices the walk takes
+#: under a millisecond, whatever the density; from 10 on, the program is the quicker on
+#: all but the sparsest (random graphs, each pair an edge with probability 1/2: 4 ms by
+#: walking, 0.9 ms by the program at 10 vertices; 0.37 s and 0.025 s at 12).
+WALK_UP_TO = 9
+
+#: :func:`choose_order` tries every first vertex up to this many vertices, else a few.
+EVERY_FIRST = 64
+
+#: What :func:`lazysearch.graphs._order.plan` is asked to pack: any width it can (keys
+#: of as many words as the frontier needs).
+ANY_WIDTH = 1 << 30
+
+#: Bytes a frontier costs in the compiled tables, a word of key and of count each: two
+#: tables (the step's and the next), each at most half full, doubling.
+BYTES_PER_WORD = 8 * 2 * 2 * 2
+
+
+def default_max_states() -> int:
+    """How many frontiers a count may hold at one step: half the machine's memory at
+    :data:`BYTES_PER_WORD` times three words a frontier."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not on Linux
+        memory = 8 << 30
+    return max(1 << 20, memory // 2 // (3 * BYTES_PER_WORD))
+
+
+def terms(problem: Any) -> tuple[list[list[int]], bool, list[int]] | None:
+    """What the program counts for ``problem`` (a :class:`.HamiltonProblem`): the
+    neighbour lists of the graph it runs on, whether it counts cycles (else paths), and
+    which vertex of the problem each of that graph's vertices is; None when it cannot (a
+    directed graph, or an anchor's limit no public call makes)."""
+    if problem.directed:
+        return None
+    offsets, targets = problem.offsets, problem.targets
+    n = len(offsets) - 1
+    arcs = [list(targets[offsets[v] : offsets[v + 1]]) for v in range(n)]
+    a = problem.anchor
+    near = arcs[a]
+    if problem.limit >= len(near) - 1:
+        if len(near) == n - 1 and n > 3:
+            # Every cycle through a vertex joined to all the others: a path of the rest.
+            rest = [[u - (u > a) for u in arcs[v] if u != a] for v in range(n) if v != a]
+            return rest, False, [v for v in range(n) if v != a]
+        return arcs, True, list(range(n))
+    if problem.limit == 1 and len(near) == n - 1:
+        # The cycles through the anchor and its first neighbour, closed by any other:
+        # the paths with the anchor an end joined to that neighbour alone.
+        first = near[0]
+        pendant = [[u for u in arcs[v] if u != a or v == first] for v in range(n)]
+        pendant[a] = [first]
+        return pendant, False, list(range(n))
+    return None
+
+
+def choose_order(neighbours: list[list[int]], closed: bool) -> list[int]:
+    """An order of narrow frontiers for ``neighbours``: the better (narrowest, then
+    :func:`states_cost`) of :func:`.orders.find_order`'s from every first vertex (or,
+    past :data:`EVERY_FIRST` vertices, from :func:`_far_vertices`), searched on by
+    :func:`.orders.searched_order` when its frontiers are wide enough for that to pay,
+    and the weighted greedy order (:func:`.orders.greedy_order`) from the far
+    vertices, which sweeps grids row by row: the 12x12 grid's cycles hold 0.9 million
+    frontiers summed over the steps by it, 1.8 million by the other."""
+    n = len(neighbours)
+    far = _far_vertices(neighbours)
+    order = find_order(neighbours, None if n <= EVERY_FIRST else far)
+    best = (*states_cost(neighbours, order), order)
+    weighted = min(
+        (*states_cost(neighbours, w), w)
+        for w in (greedy_order(neighbours, first, weighted=True)[0] for first in far)
+    )
+    if weighted < best:
+        return weighted[2]  # (no search: it starts from the plain order)
+    _, sizes = greedy_order(neighbours, order[0])
+    if order_cost(sizes) >= SEARCH_FROM * (CLOSED_FACTOR if closed else 1):
+        searched = searched_order(neighbours, order=order)
+        best = min(best, (*states_cost(neighbours, searched), searched))
+    return best[2]
+
+
+def states_cost(neighbours: list[list[int]], order: list[int]) -> tuple[int, int]:
+    """The widest frontier of ``order`` and, roughly, the frontiers the program holds
+    over it: after each step, ``2`` for each frontier vertex with one neighbour to come
+    (it is covered or a path's end) times ``3`` for each with more (or free), summed."""
+    n = len(neighbours)
+    where = [0] * n
+    for i, v in enumerate(order):
+        where[v] = i
+    # Each vertex is in the frontier from its place up to its last neighbour's, with
+    # one neighbour to come from its last but one neighbour's place on.
+    ones = [0] * (n + 1)
+    more = [0] * (n + 1)
+    for v in range(n):
+        after = sorted(where[u] for u in neighbours[v] if where[u] > where[v])
+        if not after:
+            continue
+        split = after[-2] if len(after) > 1 else where[v]
+        more[where[v]] += 1
+        more[split] -= 1
+        ones[split] += 1
+        ones[after[-1]] -= 1
+    cost = 0
+    widest = 0
+    a = b = 0
+    for i in range(n):
+        a += ones[i]
+        b += more[i]
+        cost += 2**a * 3**b
+        widest = max(widest, a + b)
+    return widest, cost
+
+
+def _far_vertices(neighbours: list[list[int]]) -> list[int]:
+    """A few first vertices worth trying: the last vertex reached by a breadth-first
+    search from vertex 0, the last from there, and the first four of fewest neighbours."""
+    n = len(neighbours)
+    found: list[int] = []
+    v = 0
+    for _ in range(2):
+        seen = [False] * n
+        seen[v] = True
+        queue = [v]
+        for u in queue:
+            for w in neighbours[u]:
+                if not seen[w]:
+                    seen[w] = True
+                    queue.append(w)
+        v = queue[-1]
+        found.append(v)
+    found += sorted(range(n), key=lambda u: (len(neighbours[u]), u))[:4]
+    return sorted(set(found))
+
+
+def estimate(widths: list[int]) -> int:
+    """The frontiers the busiest step may hold, estimated from the frontier's widths:
+    ``3 ** w / w`` for a frontier of ``w`` vertices (a frontier vertex is free, covered
+    or a path's end, with the ends paired), which is what grids and the knight graphs
+    hold within a factor of a few."""
+    return max((3**w // max(w, 1) for w in widths), default=1)
+
+
+def count_problem(
+    problem: Any,
+    *,
+    order: list[int] | None = None,
+    max_states: int | None = None,
+    on_step: Callable[[int, int], object] | None = None,
+) -> OrderCount:
+    """Count the cycles of ``problem`` (a :class:`.HamiltonProblem`) by the program
+    over ``order`` (of the problem's vertices; a vertex the count adds goes before its
+    first neighbour) or, when None, :func:`choose_order`'s.
+
+    Raises
+    ------
+    GraphError
+        For a directed graph.
+    TooWideError
+        When a step would hold more than ``max_states`` frontiers (default: sized from
+        the machine's memory), found before the count from the order's widths when
+        the estimate is far past it, or during the count.
+    """
+    n = len(problem.offsets) - 1
+    if n <= 2:
+        # One or two vertices (a path of one vertex is a cycle of the directed graph
+        # with the extra vertex): nothing to fill tables for.
+        return OrderCount(Search(problem).count(), list(order or range(n)), 0, [])
+    if problem.directed:
+        raise GraphError(
+            "count(method='frontier') counts undirected graphs; count a directed one "
+            "with method='enumerate'"
+        )
+    if problem.limit == 0:
+        return OrderCount(0, list(order or range(n)), 0, [])
+    found = terms(problem)
+    if found is None:
+        raise GraphError(
+            "count(method='frontier') counts the searches hamiltonian_cycles() and "
+            "hamiltonian_paths() make; count this one with method='enumerate'"
+        )
+    neighbours, closed, own = found
+    return _count_terms(problem, neighbours, closed, own, order, max_states, on_step)
+
+
+def count_graph(neighbours: list[list[int]], closed: bool, max_states: int | None = None) -> int:
+    """The undirected cycles (``closed``) or paths of the graph ``neighbours``, by the
+    program over :func:`choose_order`'s order."""
+    n = len(neighbours)
+    return _count_terms(None, neighbours, closed, list(range(n)), None, max_states, None).count
+
+
+def _count_terms(
+    problem: Any,
+    neighbours: list[list[int]],
+    closed: bool,
+    own: list[int],
+    order: list[int] | None,
+    max_states: int | None,
+    on_step: Callable[[int, int], object] | None,
+) -> OrderCount:
+    n = len(neighbours) if problem is None else len(problem.offsets) - 1
+    engine = _native.load("lazysearch.graphs._order")
+    given = order
+    if order is None:
+        order = choose_order(neighbours, closed)
+    else:
+        order = _completed(neighbours, own, order)
+    limit = default_max_states() if max_states is None else max_states
+    try:
+        steps, widest = engine.plan(neighbours, order, closed, ANY_WIDTH)
+    except ValueError as error:
+        if "packs" not in str(error):
+            raise
+        raise TooWideError(f"the frontier program's {error}") from None
+    guess = estimate([step[0] + 1 for step in steps])
+    if guess > 16 * limit:
+        raise TooWideError(
+            f"the frontier program's frontier reaches {widest} vertices: an estimated "
+            f"{guess:,} frontiers at its busiest step, about {_size(guess)}, past the "
+            f"{limit:,} it may hold (max_states)"
+        )
+    counter, status, total = run(engine, steps, closed, limit, on_step)
+    if engine.STATUS[status] == "full":
+        raise TooWideError(
+            f"the frontier program's frontier reaches {widest} vertices: more than "
+            f"max_states={limit:,} frontiers at step {len(counter.states) + 1} of "
+            f"{len(order)}"
+        )
+    if given is not None:
+        told = list(given)
+    else:
+        told = [own[v] for v in order]
+        told = [v for v in range(n) if v not in set(told)] + told  # (a vertex left out)
+    return OrderCount(total, told, widest, list(counter.states))
+
+
+def _completed(neighbours: list[list[int]], own: list[int], given: list[int]) -> list[int]:
+    """The order ``given`` (of the problem's vertices) as an order of the vertices of
+    the graph counted: a vertex it leaves out (one added) goes just before its first
+    neighbour in it, a vertex the graph counted leaves out is dropped."""
+    where = {v: i for i, v in enumerate(own)}
+    order = [where[v] for v in given if v in where]
+    placed = set(order)
+    out: list[int] = []
+    extra = [v for v in range(len(own)) if v not in placed]
+    for v in order:
+        for x in extra:
+            if x not in placed and v in neighbours[x]:
+                out.append(x)
+                placed.add(x)
+        out.append(v)
+    return out + [x for x in extra if x not in placed]
+
+
+def _size(states: int) -> str:
+    """About what ``states`` frontiers take in memory, in words for users."""
+    size = states * 3 * BYTES_PER_WORD
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if size < 1024 or unit == "TB":
+            return f"{size:,.0f} {unit}"
+        size //= 1024
+    return ""  # pragma: no cover
+
+
+# The ``counting`` capability of a graph's search (lazysearch.capabilities.Counting).
+
+
+def check_method(method: object, max_nodes: object) -> None:
+    """Raise unless ``method`` and ``max_nodes`` (the most frontiers a step may hold)
+    are values ``count`` takes."""
+    if method not in METHODS:
+        raise LazysearchError(
+            f"count() method must be one of {', '.join(map(repr, METHODS))}, got {method!r}"
+        )
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+            raise LazysearchError(f"count() max_nodes must be an int >= 1, got {max_nodes!r}")
+        if method == "enumerate":
+            raise LazysearchError(
+                "count() max_nodes bounds the frontier program's tables, and "
+                "method='enumerate' keeps none"
+            )
+
+
+def wide(problem: Any) -> bool:
+    """Whether ``auto`` counts ``problem`` by the program: an undirected graph of more
+    than :data:`WALK_UP_TO` vertices."""
+    return not problem.directed and len(problem.offsets) - 1 > WALK_UP_TO
+
+
+def count(search: Search, method: str, max_nodes: int | None) -> int | None:
+    """The count of ``search`` by the program, or None when ``method`` is
+    ``"enumerate"`` or ``"auto"`` decides to walk (a small or directed graph, or a
+    search already read from).
+
+    Raises
+    ------
+    LazysearchError
+        With ``method='frontier'``, for a search already read from.
+    GraphError
+        With ``method='frontier'``, for a directed graph.
+    TooWideError
+        When the tables would hold more than ``max_nodes`` frontiers a step.
+    """
+    problem = search.problem
+    fresh = search.prefix == () and search.stats.nodes == 0 and not search.done
+    if method == "enumerate" or (method == "auto" and not (fresh and wide(problem))):
+        return None
+    if not fresh:
+        raise LazysearchError(
+            "count(method='frontier') counts a whole search from its start, and this one "
+            f"was already read ({search.stats.nodes:,} nodes in, or a subtree)"
+        )
+    if method == "auto" and terms(problem) is None:
+        return None
+    total = count_problem(problem, max_states=max_nodes).count
+    search._finish(min(total, (1 << 63) - 1), 0)
+    return total
+
+
+def count_within(
+    search: Search,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    samples: int = 1000,
+    *,
+    max_nodes: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    resume: str | os.PathLike[str] | dict[str, Any] | None = None,
+) -> Partial:
+    """Refused: the program counts in one go (a count by walking stops and goes on)."""
+    raise LazysearchError(
+        "the frontier program counts in one go, with no checkpoint: count(method="
+        "'frontier'), or count_within() by walking"
+    )
+
+
+def diagram(
+    search: Search, decode: Callable[[tuple[int, ...]], Any] | None, max_nodes: int | None
+) -> Sampler:
+    """What ``Solutions.sample`` draws from: a :class:`Sampler` of the search's cycles
+    (a graph's cycles have no decision diagram; ``diagram()`` gives the sampler)."""
+    return Sampler(search.problem, decode, max_nodes)
+
+
+def check_sample(k: object, seed: object) -> None:
+    """Raise unless ``k`` (an int >= 0) and ``seed`` (None or an int) are values
+    ``sample`` takes."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise LazysearchError(f"sample() needs k an int >= 0, got {k!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise LazysearchError(f"sample() needs seed None or an int, got {seed!r}")
+
+
+def paths_between(
+    neighbours: list[list[int]], alive: frozenset[int], u: int, y: int, max_states: int | None
+) -> int:
+    """The Hamiltonian paths from ``u`` to ``y`` of the graph ``neighbours`` keeps on
+    the vertices ``alive``: the cycles of that graph with one more vertex joined to
+    ``u`` and ``y``, by the program (or at once, for two vertices or fewer)."""
+    if len(alive) <= 2:
+        return 1 if (u == y and len(alive) == 1) or (u != y and y in neighbours[u]) else 0
+    if u == y:
+        return 0
+    number = {v: i for i, v in enumerate(sorted(alive))}
+    rows = [[number[w] for w in neighbours[v] if w in number] for v in sorted(alive)]
+    z = len(rows)
+    rows[number[u]].append(z)
+    rows[number[y]].append(z)
+    rows.append([number[u], number[y]])
+    if any(len(row) < 2 for row in rows):
+        return 0
+    return count_graph(rows, True, max_states)
+
+
+class Sampler:
+    """Exactly uniform random cycles of a search of :mod:`.hamilton`, from counts of
+    the frontier program.
+
+    A cycle through the anchor ``a`` is drawn a vertex at a time: first the anchor's
+    two neighbours on it, ``x`` then ``y`` (``x`` among the anchor's first ``limit``
+    neighbours, ``y`` after it), with weight the Hamiltonian paths from ``x`` to ``y``
+    of the graph without ``a``; then, from ``c = x``, each next vertex ``u`` with
+    weight the Hamiltonian paths from ``u`` to ``y`` of the vertices not yet drawn.
+    The weights of a step's choices add up to the weight of the choice before it, so
+    each cycle comes with probability exactly ``1 / count`` (integers only,
+    ``random.Random.randrange`` on the counts).  A draw costs a count a vertex, on
+    graphs that shrink as it goes; counts already made are kept.
+
+    Undirected graphs only (the program's).
+    """
+
+    def __init__(
+        self,
+        problem: Any,
+        decode: Callable[[tuple[int, ...]], Any] | None = None,
+        max_states: int | None = None,
+    ) -> None:
+        if problem.directed and len(problem.offsets) > 3:
+            raise GraphError("sample() draws from undirected graphs' counts; this one is directed")
+        self.problem = problem
+        self.decode = decode
+        self.max_states = max_states
+        n = len(problem.offsets) - 1
+        self.neighbours = [
+            list(problem.targets[problem.offsets[v] : problem.offsets[v + 1]]) for v in range(n)
+        ]
+        self._known: dict[tuple[frozenset[int], int, int], int] = {}
+
+    def _paths(self, alive: frozenset[int], u: int, y: int) -> int:
+        key = (alive, u, y)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = paths_between(self.neighbours, alive, u, y, self.max_states)
+        return found
+
+    def choices(self, drawn: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The vertices that may come after ``drawn`` (the anchor, ``x``, ``y``, then
+        the path from ``x``'s next vertex up to ``y``), each with its weight: the cycles
+        it leads to."""
+        problem = self.problem
+        n = len(self.neighbours)
+        a = problem.anchor
+        near = self.neighbours[a]
+        if problem.limit == 0:
+            return []
+        rest = frozenset(range(n)) - {a}
+        if len(drawn) == 1:
+            return [
+                (x, sum(self._paths(rest, x, y) for y in near[rank + 1 :]))
+                for rank, x in enumerate(near[: problem.limit])
+            ]
+        x = drawn[1]
+        if len(drawn) == 2:
+            return [(y, self._paths(rest, x, y)) for y in near[near.index(x) + 1 :]]
+        if len(drawn) > 3 and drawn[-1] == drawn[2]:
+            return []  # the path has reached y: the cycle is whole
+        left = rest - {x, *drawn[3:]}
+        c = drawn[-1] if len(drawn) > 3 else x
+        return [(u, self._paths(left, u, drawn[2])) for u in self.neighbours[c] if u in left]
+
+    def count(self) -> int:
+        """The number of cycles."""
+        if len(self.neighbours) <= 2:
+            return 0 if self.problem.limit == 0 else 1
+        return sum(weight for _, weight in self.choices((self.problem.anchor,)))
+
+    def draw(self, rng: random.Random) -> tuple[int, ...]:
+        """One cycle drawn uniformly with ``rng``, as the search gives it (the anchor,
+        then the vertices in order)."""
+        if len(self.neighbours) <= 2:
+            # One vertex's path: the one cycle (z, v) of its directed search.
+            if self.problem.limit == 0:
+                raise LookupError("the graph has no such cycle or path to draw")
+            return (self.problem.anchor, self.neighbours[self.problem.anchor][0])
+        drawn: tuple[int, ...] = (self.problem.anchor,)
+        while True:
+            ways = self.choices(drawn)
+            total = sum(weight for _, weight in ways)
+            if total == 0:
+                break
+            pick = rng.randrange(total)
+            for vertex, weight in ways:
+                if pick < weight:
+                    drawn = (*drawn, vertex)
+                    break
+                pick -= weight
+        if len(drawn) == 1:
+            raise LookupError("the graph has no such cycle or path to draw")
+        # (anchor, x, y, the path from x's next up to y): the cycle anchor, x, ..., y.
+        return (drawn[0], drawn[1], *drawn[3:])
+
+    def sample(self, k: int = 1, seed: int | None = None, *, replace: bool = True) -> list[Any]:
+        """``k`` cycles drawn uniformly (``replace=False``: ``k`` different ones), decoded
+        as the stream gives them; the same seed gives the same ones."""
+        rng = random.Random(seed)
+        decode = self.decode or (lambda cycle: cycle)
+        if replace:
+            return [decode(self.draw(rng)) for _ in range(k)]
+        total = self.count()
+        if k > total:
+            raise LazysearchError(f"sample(k={k}, replace=False): only {total} to draw from")
+        seen: dict[tuple[int, ...], None] = {}
+        while len(seen) < k:
+            seen.setdefault(self.draw(rng))
+        return [decode(cycle) for cycle in seen]
