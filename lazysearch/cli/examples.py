@@ -48,6 +48,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "lazysearch knights 8 --estimate                  # Knuth's estimate (it says how "
         "far to trust it)",
     ),
+    "graph": (
+        "lazysearch graph examples/dodecahedron.txt --cycles --count     # 30",
+        "lazysearch graph examples/dodecahedron.txt --paths --start 1 --limit 3",
+        "lazysearch graph examples/grid-6x6.col --cycles --count         # 1072",
+        "lazysearch graph examples/grid-6x6.col --cycles --sample 2 --seed 1",
+        "lazysearch graph examples/grid-6x6.col --cycles --one --format json -q",
+    ),
     "kakuro": (
         "lazysearch kakuro examples/puzzle.kak            # solve it",
         "lazysearch kakuro examples/puzzle.kak --count    # 1: unique",

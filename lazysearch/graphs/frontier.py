@@ -369,7 +369,7 @@ def count(search: Search, method: str, max_nodes: int | None) -> int | None:
     if method == "auto" and terms(problem) is None:
         return None
     total = count_problem(problem, max_states=max_nodes).count
-    search._finish(min(total, (1 << 63) - 1), 0)
+    search.finish(min(total, (1 << 63) - 1), 0)
     return total
 
 

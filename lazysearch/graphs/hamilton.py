@@ -47,7 +47,8 @@ class HamiltonProblem:
 
     ``METHODS`` names the ways :meth:`count` counts besides ``"enumerate"`` (walking
     every cycle): ``"frontier"``, the frontier program over an order of the vertices
-    (:mod:`.frontier`).  ``counting`` is the search's counting capability
+    (:mod:`.frontier`), and ``"auto"``, the program on a graph wide enough for it to
+    win and the walk on others.  ``counting`` is the search's counting capability
     (``Solutions.count(method=...)``, :mod:`lazysearch.capabilities`).
     """
 
@@ -126,6 +127,11 @@ class HamiltonProblem:
 
 
 HamiltonProblem.METHODS["frontier"] = lambda problem: frontier.count_problem(problem).count
+# The frontier program where the graph is wide enough for it to win, else the walk (as
+# ``Solutions.count()`` chooses: :func:`.frontier.wide`).
+HamiltonProblem.METHODS["auto"] = lambda problem: (
+    frontier.count_problem(problem).count if frontier.wide(problem) else Search(problem).count()
+)
 
 
 def _rows(arcs: list[list[int]]) -> tuple[list[int], list[int]]:

@@ -32,13 +32,6 @@ weight, ignored), DIMACS .col ('p edge N M', 'e u v') or DIMACS .gr ('p sp N
 M', 'a u v w': arcs); its suffix says which, or --format-in. Self-loops,
 repeated edges and weights are ignored, and said on stderr.
 
-Examples:
-  lazysearch graph roads.txt --cycles --limit 10     the first 10 cycles
-  lazysearch graph roads.txt --paths --start Oslo --end Bergen
-  lazysearch graph myciel3.col --cycles --one        one (exit status 1: none)
-  lazysearch graph grid.txt --cycles --count --workers 2
-  lazysearch graph big.col --cycles --count --checkpoint run.json --progress
-  lazysearch graph roads.gr --paths --format json --limit 5
 """
 
 RULES: list[rules.Rule] = [
@@ -213,8 +206,12 @@ def _count(args: argparse.Namespace, stream: Solutions[Any]) -> int | None:
     methods = ("enumerate", *getattr(problem, "METHODS", ()))
     if method == "enumerate" or any(given(args, f) for f in WALKED) or args.progress:
         return None
-    if method == "auto" and method not in methods:
-        return None
+    if method == "auto":
+        from ...graphs import frontier
+
+        if "frontier" not in methods or not frontier.wide(problem):
+            return None  # the walk, with the driver's lines
+        method = "frontier"
     if method not in methods:
         raise CliError(
             f"--method {method}: this version of lazysearch counts Hamiltonian cycles "
