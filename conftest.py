@@ -6,8 +6,16 @@ import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from lazysearch.engine.registry import ENGINES
+
+# Property tests draw the same cases on every run (a seed per test, no example database
+# carried between runs), so that a run's result depends on the code alone.  To explore
+# new cases: HYPOTHESIS_PROFILE=explore (random draws, as hypothesis does by default).
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 # An install without compiled engines warns once per process (NotCompiledWarning); the
 # suite, and the command lines it starts, keep quiet (tests/test_packaging.py checks it).
