@@ -43,6 +43,7 @@ DIAGRAM_CORPUS: list[tuple[str, int, int, str]] = [
     ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n2 1 0:1 ²:1\n", 2, 9, "got '²:1'"),
     ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n2 1 0:" + "1" * 5000, 2, 5, "(5,002"),
     ("lazysearch-diagram 1 nodes=3 edges=1 root=2 count=1\n3 1 0:1\n", 2, 1, "expected '2 <"),
+    (DIAGRAM.replace("count=3", "count=" + "9" * 999), 1, 1, "(999 characters), but the nodes"),
 ]
 
 

@@ -403,7 +403,8 @@ class Diagram(Generic[T]):
         if len(option) != fields["edges"]:
             raise fail(1, f"edges={fields['edges']}, but the lines hold {len(option)}")
         if count[root] != fields["count"]:
-            raise fail(1, f"count={fields['count']}, but the nodes count {count[root]}")
+            said, counted = brief(fields["count"]), brief(count[root])
+            raise fail(1, f"count={said}, but the nodes count {counted}")
         return cls(root, item, first, count, option, child, decode)
 
     @classmethod
