@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lazysearch import compiled
 from lazysearch.cli import build_parser, main
 from lazysearch.cli.examples import EXAMPLES
 
@@ -45,6 +46,12 @@ def test_the_readme_shows_commands_and_names_files_that_exist() -> None:
                 assert (ROOT / word).is_file(), f"{line}: {word} is not in the project"
 
 
+#: The examples run as written on the compiled engines (the README's test command); as
+#: plain Python several take a minute or more each, and CI's plain pass tests the engines.
+needs_compiled = pytest.mark.skipif(not compiled(), reason="minutes as plain Python")
+
+
+@needs_compiled
 @pytest.mark.parametrize("line", readme_lines())
 def test_each_readme_command_runs(
     line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -72,6 +79,7 @@ def test_every_subcommand_has_examples_in_its_help(capsys: pytest.CaptureFixture
             assert line.strip().startswith(f"lazysearch {command} "), line
 
 
+@needs_compiled
 @pytest.mark.parametrize("line", [line for lines in EXAMPLES.values() for line in lines])
 def test_each_help_example_runs(
     line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazysearch import knights
+from lazysearch import compiled, knights
 from lazysearch.cli import main
 
 
@@ -18,7 +18,8 @@ def test_cycles_and_directed_tours_by_name() -> None:
     assert knights.count_closed(6) == 9862
     assert knights.count_closed(6, directed=True) == 710064 == 2 * 36 * 9862
     assert knights.count_tours(6, closed=True) == 710064
-    assert knights.tours(6, closed=True).count() == 710064
+    if compiled():  # a walk of 710,064 tours: two minutes as plain Python
+        assert knights.tours(6, closed=True).count() == 710064
     assert knights.count_closed(5, directed=True) == 0
 
 
