@@ -247,12 +247,13 @@ def count(
     command:
         Recorded in the run file, and checked when resuming from it.
     deadline, nodes:
-        A budget: when ``time.monotonic()`` has passed ``deadline``, or the subtrees
-        finished in this call have entered ``nodes`` nodes or more, looked at as
-        subtrees finish (so a run may go on past it by the subtrees under way), the
-        run file is written and :class:`lazysearch.longrun.OutOfBudget` raised with
-        the limit reached, the solutions of the finished subtrees, and how many of the
-        plan's subtrees are finished and planned.
+        A budget: when ``time.monotonic()`` has passed ``deadline`` (looked at every
+        few milliseconds once a subtree has finished in this call), or the subtrees
+        finished in this call have entered ``nodes`` nodes or more (looked at as
+        subtrees finish), the subtrees under way are given up, the run file is
+        written and :class:`lazysearch.longrun.OutOfBudget` raised with the limit
+        reached, the solutions of the finished subtrees, and how many of the plan's
+        subtrees are finished and planned.
 
     Returns
     -------
@@ -311,7 +312,9 @@ def count_planned(
         one = workers == 1 and executor is None and depth is None and checkpoint is None
         if one and deadline is None and nodes is None:
             return search.count(), None
-        fine = checkpoint is not None  # a run that may stop: little lost when it does
+        # A run that may stop (a run file or a budget): cut fine, so that little is
+        # lost when it does and a time limit is not passed by a subtree of hours.
+        fine = checkpoint is not None or deadline is not None or nodes is not None
         n_workers, tasks, sizes, above = planning.plan(search, workers, executor, depth, fine)
         if sizes is not None:  # biggest first, so that the last tasks to finish are small
             order = sorted(range(len(tasks)), key=lambda i: -sizes[i])
@@ -328,11 +331,21 @@ def count_planned(
     tasks = [plan.tasks[i] for i in left]
 
     spent = 0  # nodes of the subtrees finished in this call
+    ran = False  # whether a subtree finished in this call
+
+    def out_of(which: str) -> longrun.OutOfBudget:
+        plan.save()
+        out = longrun.OutOfBudget(
+            which, plan.record["found"], len(plan.done), len(plan.tasks), spent
+        )
+        out.record = plan.record
+        return out
 
     def finished(j: int, found: int, entered: int) -> None:
-        nonlocal spent
+        nonlocal spent, ran
         plan.finished(left[j], found, entered)
         spent += entered
+        ran = True
         if stop is not None and stop():
             plan.save()
             raise _stopped(plan)
@@ -342,17 +355,18 @@ def count_planned(
         elif nodes is not None and spent >= nodes:
             which = "node limit"
         if which is not None and len(plan.done) < len(plan.tasks):
-            plan.save()
-            out = longrun.OutOfBudget(
-                which, plan.record["found"], len(plan.done), len(plan.tasks), spent
-            )
-            out.record = plan.record
-            raise out
+            raise out_of(which)
 
     def interrupt() -> None:
         if stop is not None and stop():  # Ctrl-C: at once, not when a subtree finishes
             plan.save()
             raise _stopped(plan)
+        # The time limit too, once this run has finished a subtree (every run finishes
+        # one, so that a run resumed again and again under a short limit ends): the
+        # subtrees under way are given up, as at a stop.
+        late = deadline is not None and ran and time.monotonic() >= deadline
+        if late and len(plan.done) < len(plan.tasks):
+            raise out_of("time limit")
 
     try:
         if executor is not None:
@@ -400,8 +414,8 @@ def count_within(
     >>> rest.done, part.found + rest.found
     (True, 724)
 
-    The budget is looked at as subtrees finish (see :func:`count`), so a call goes on
-    past it by the subtrees under way, and finishes at least one.  ``found`` is what
+    The time is looked at every few milliseconds and the nodes as subtrees finish (see
+    :func:`count`); a call finishes at least one subtree.  ``found`` is what
     this call counted; ``progress`` the fraction of the plan's subtrees finished (each
     weighing the same, so rough); ``rest`` Knuth's estimate of the whole tree's
     solutions from ``samples`` seeded probes times the fraction not finished.

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from lazysearch import knights, longrun, parallel, queens
+from lazysearch import compiled, knights, longrun, parallel, planning, queens
 from lazysearch.cli import EXIT_BUDGET, main
 
 
@@ -150,6 +151,23 @@ def test_parallel_count_within_a_node_budget_from_the_library(tmp_path: Path) ->
             assert found == longrun.load(path, command="library", mode="count")["found"]
             stops += 1
     assert total == 724 and stops >= 2
+
+
+@pytest.mark.skipif(not compiled(), reason="a tree of minutes as plain Python")
+def test_a_parallel_count_with_a_time_limit_is_cut_fine_and_finishes_a_subtree() -> None:
+    # queens 16 is cut into 16 subtrees of seconds for 2 workers, but into 208 of a
+    # fraction of a second when the count may stop: a time limit without a run file was
+    # passed by whole subtrees under way (queens 17: 28 s for a limit of 2 s).
+    fine = planning.plan(queens(16).search, 2, None, None, fine=True)[1]
+    coarse = planning.plan(queens(16).search, 2, None, None)[1]
+    assert len(coarse) < len(fine)
+    with pytest.raises(longrun.OutOfBudget) as stopped:
+        parallel.count(queens(16).search, workers=2, deadline=time.monotonic())
+    which, found, done, planned, _ = stopped.value.args
+    # Stopped at its limit once one subtree was finished, and not before: a run resumed
+    # again and again under a short limit ends.
+    assert which == "time limit" and planned == len(fine) and 1 <= done < planned
+    assert found == stopped.value.record["found"] > 0
 
 
 @pytest.mark.parametrize("nodes", [1, 1_500, 10**9])

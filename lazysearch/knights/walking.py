@@ -264,10 +264,10 @@ def count_within(
     ``workers`` (more than 1) or ``executor`` count each search in parallel, by
     :func:`lazysearch.parallel.count`: the search is cut into subtrees, and the
     checkpoint records its plan (the subtrees, by position) and each finished
-    subtree's count, as a parallel count's run file does.  The budget and ``stop`` are
-    then looked at as subtrees finish (``stop`` also every few milliseconds of the
-    caller's own counting), so a run goes on past a limit by the subtrees under way, and
-    finishes at least one.  A checkpoint of either kind is resumed with any ``workers``:
+    subtree's count, as a parallel count's run file does.  The node budget is then
+    looked at as subtrees finish, ``stop`` every few milliseconds and the time budget
+    too once a subtree has finished (the subtrees under way are given up): a run
+    finishes at least one subtree.  A checkpoint of either kind is resumed with any ``workers``:
     a plan's unfinished subtrees are counted (in this process alone for ``workers`` None
     or 1), and a one-process walk's search under way is cut into subtrees from its
     position on.
