@@ -36,6 +36,12 @@ CORE = [name.replace(".", "/") + ".py" for name in (*REGISTRY["ENGINES"], *REGIS
 #: a plain-Python base, and would leave the whole package unimportable).
 BASE = {name: base for name, base in REGISTRY["ENGINES"].items() if base is not None}
 
+#: Cython's shared utility code (memoryviews and its helpers) as a module of its own, which
+#: every other compiled module imports: it is compiled first, and with it each module is
+#: some 200 KB smaller. Cython 3.1 and later make it; with an older Cython each module
+#: carries its own copy, as before.
+SHARED = str(REGISTRY["SHARED"])
+
 
 #: Flags that leave the debug information out of the extensions (the build's CFLAGS often
 #: carry -g: 1.9 MB per module instead of 0.3 MB), each used where the compiler takes it.
@@ -55,16 +61,18 @@ class OptionalBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def build_extensions(self) -> None:
-        """The compiled bases first, then every other module, side by side on
-        ``parallel`` threads (each runs the compiler as a process of its own): an engine
-        is compiled only once its base is, as build_extension checks."""
+        """The shared utility module first, the compiled bases next, then every other
+        module, side by side on ``parallel`` threads (each runs the compiler as a process
+        of its own): a module is compiled only once what it imports is, as
+        build_extension checks."""
         self.check_extensions_list(self.extensions)
         self.no_debug_flags()  # probed once, before the threads
         bases = set(BASE.values())
+        shared = [ext for ext in self.extensions if ext.name == SHARED]
         first = [ext for ext in self.extensions if ext.name in bases]
-        rest = [ext for ext in self.extensions if ext.name not in bases]
+        rest = [ext for ext in self.extensions if ext.name not in {*bases, SHARED}]
         with ThreadPoolExecutor(max(1, int(self.parallel))) as pool:
-            for batch in (first, rest):
+            for batch in (shared, first, rest):
                 list(pool.map(self.build_extension, batch))
 
     def run(self) -> None:
@@ -114,6 +122,8 @@ class OptionalBuildExt(build_ext):
         if self._not_built is None:
             self._not_built = set()
         base = BASE.get(ext.name)
+        if base is None and ext.name != SHARED:
+            base = SHARED  # every compiled module imports it (when it is built)
         if base in self._not_built:
             self._not_built.add(ext.name)
             print(
@@ -133,6 +143,29 @@ class OptionalBuildExt(build_ext):
             )
 
 
+def shared_module(cythonize, options: dict[str, object]) -> list:
+    """The extension of Cython's shared utility code, its C generated, or none where this
+    Cython cannot make it (before 3.1) or fails to: the modules then carry their own."""
+    import re
+
+    from Cython import __version__
+    from setuptools import Extension
+
+    version = re.match(r"(\d+)\.(\d+)", __version__)
+    if version is None or (int(version[1]), int(version[2])) < (3, 1):
+        return []
+    try:
+        return cythonize(
+            [Extension(SHARED, sources=[])], shared_utility_qualified_name=SHARED, **options
+        )
+    except Exception as exc:
+        print(
+            f"lazysearch: {SHARED} not generated ({exc}); each module carries its own",
+            file=sys.stderr,
+        )
+        return []
+
+
 def extensions() -> list:
     if os.environ.get("LAZYSEARCH_PURE"):
         return []
@@ -140,19 +173,28 @@ def extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:
         return []
-    modules = []
+    options: dict[str, object] = {
+        "language_level": 3,
+        # auto_pickle: no pickling code for the compiled classes (a fifth of each module):
+        # they hold memoryviews, which do not pickle, so it could never run
+        "compiler_directives": {
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "auto_pickle": False,
+        },
+        "quiet": True,
+    }
+    modules = shared_module(cythonize, options)
+    if modules:
+        options["shared_utility_qualified_name"] = SHARED
     for source in CORE:  # one at a time, so that one that fails does not stop the rest
         base = BASE.get(source[:-3].replace("/", "."))
         if base is not None and base not in [m.name for m in modules]:
             print(f"lazysearch: {source} not translated ({base} was not)", file=sys.stderr)
             continue
         try:
-            modules += cythonize(
-                [source],
-                language_level=3,
-                compiler_directives={"boundscheck": False, "wraparound": False, "cdivision": True},
-                quiet=True,
-            )
+            modules += cythonize([source], **options)
         except Exception as exc:
             print(
                 f"lazysearch: {source} not translated ({exc}); using plain Python", file=sys.stderr

@@ -154,14 +154,14 @@ def test_the_sdist_carries_what_its_tests_need() -> None:
 
 
 def test_the_compiled_engines_carry_no_debug_information() -> None:
-    """setup.py compiles with -g0 and links with -s where the compiler takes them: each
-    extension is ~0.3 MB instead of ~1.9 MB with the DWARF sections of Python's -g."""
+    """setup.py compiles with -g0 and links with -s where the compiler takes them: with
+    the DWARF sections of Python's -g, each extension would be some 1.9 MB."""
     import importlib.machinery
 
     package = Path(lazysearch.__file__).parent
     built = [
         path
-        for name in registry.ENGINES
+        for name in (*registry.ENGINES, *registry.HELPERS, registry.SHARED)
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
         if (
             path := package.parent.joinpath(*name.split(".")[:-1], name.split(".")[-1] + suffix)
@@ -175,6 +175,21 @@ def test_the_compiled_engines_carry_no_debug_information() -> None:
             pytest.skip(f"{path.name} is not an ELF file; its format is not checked here")
         debug = b".debug_info" in data  # a section name, in the ELF's table of names
         assert not debug, f"{path} carries debug information"
+
+
+def test_the_compiled_engines_share_one_module_of_cython_utility_code() -> None:
+    """Each compiled module imports Cython's utility code (memoryviews and its helpers)
+    from lazysearch.engine._cyutility rather than carrying a copy (some 200 KB each)."""
+    if not lazysearch.compiled():
+        pytest.skip("the engines run as plain Python")
+    code = (
+        "import sys, lazysearch\n"
+        "assert lazysearch.queens(6).count() == 4\n"
+        f"print({registry.SHARED!r} in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,11 @@ ENGINES: dict[str, str | None] = {
     "lazysearch.puzzles._units": None,
 }
 
+#: Cython's shared utility code (memoryviews and its helpers), compiled once as a module of
+#: its own that every other compiled module imports, rather than into each of them: it
+#: is compiled first, and nothing else is compiled without it.
+SHARED = "lazysearch.engine._cyutility"
+
 #: Modules compiled for speed that are not engines: imported as usual (not through the
 #: loader, so ``LAZYSEARCH_PURE`` leaves them compiled) and not listed by ``--version``.
 HELPERS: tuple[str, ...] = ("lazysearch.sums._combos",)
