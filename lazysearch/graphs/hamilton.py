@@ -348,11 +348,6 @@ def frontier_count(
         when its widths make that certain enough, with the width and the size).
     """
     g = Graph.read(G, directed)
-    if g.directed:
-        raise GraphError(
-            "frontier_count() counts undirected graphs; count a directed one with "
-            "hamiltonian_cycles(G).count(method='enumerate')"
-        )
     if paths:
         problem, _ = _paths_problem(g, start, end)
     elif start is not None or end is not None:
