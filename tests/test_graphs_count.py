@@ -35,7 +35,9 @@ from .test_graphs import (
 
 
 @settings(max_examples=80 if compiled() else 30, deadline=None)
-@given(random_graphs(max_n=10), st.sampled_from(["edges", "mapping"]), st.data())
+@given(
+    random_graphs(max_n=10 if compiled() else 8), st.sampled_from(["edges", "mapping"]), st.data()
+)
 def test_the_frontier_equals_the_walk_and_a_brute_force(case: Any, form: str, data: Any) -> None:
     labels, edges, directed = case
     G = as_input(labels, edges, form)
@@ -205,8 +207,8 @@ def test_transitive_tournaments_and_one_way_grids() -> None:
     assert graphs.frontier_count(ring, paths=True, directed=True).count == 9
 
 
-@settings(max_examples=40 if compiled() else 15, deadline=None)
-@given(random_graphs(max_n=9), st.data())
+@settings(max_examples=40 if compiled() else 10, deadline=None)
+@given(random_graphs(max_n=9 if compiled() else 7), st.data())
 def test_a_symmetric_digraph_counts_each_undirected_cycle_twice(case: Any, data: Any) -> None:
     labels, edges, _ = case
     G = as_input(labels, edges, "mapping")
