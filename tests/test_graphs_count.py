@@ -223,6 +223,17 @@ def test_a_symmetric_digraph_counts_each_undirected_cycle_twice(case: Any, data:
     )
 
 
+def test_directed_counts_past_64_bits() -> None:
+    # The 3 x 28 king graph has 3,927,750,773,074,732,682,526 cycles (past 2**64): as a
+    # digraph with both arcs, twice as many, counted in two words.
+    king = graphs.king(3, 28)
+    cycles = graphs.frontier_count(king).count
+    assert cycles > 2**64
+    assert graphs.frontier_count(king, directed=True).count == 2 * cycles
+    paths = graphs.frontier_count(king, paths=True).count
+    assert graphs.frontier_count(king, paths=True, directed=True).count == 2 * paths
+
+
 def test_wide_directed_frontiers_take_keys_of_more_words() -> None:
     # A ring of 34 vertices, the even ones placed first: the frontier reaches 17 vertices
     # or more, past the 13 that four bits a vertex label, so keys take eight bits a
