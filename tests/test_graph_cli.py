@@ -157,6 +157,25 @@ def test_directed_gr_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert f"{path}: 1 repeated edge ignored (line 7)" in err
 
 
+def test_directed_gr_file_counted_by_the_frontier_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The 4x4 grid as a .gr file, both arcs of each edge: 16 vertices, past the
+    # directed walk's crossover, so --count counts by the program (no nodes walked) and
+    # agrees with the walk. A096969: 552 directed paths; twice A003763's 6 cycles.
+    path = tmp_path / "grid.gr"
+    grid = graphs.grid(4, 4)
+    arcs = [(4 * r + c + 1, 4 * y + x + 1) for (r, c), near in grid.items() for y, x in near]
+    path.write_text(f"p sp 16 {len(arcs)}\n" + "".join(f"a {u} {v} 1\n" for u, v in arcs))
+    for kind, count in (("--paths", 552), ("--cycles", 12)):
+        assert main(["graph", str(path), kind, "--count"]) == 0
+        out, err = capsys.readouterr()
+        assert out == f"{count}\n" and "nodes" not in err
+        for method in ("frontier", "enumerate"):
+            assert main(["graph", str(path), kind, "--count", "--method", method, "-q"]) == 0
+            assert capsys.readouterr().out == f"{count}\n"
+
+
 def test_notes_and_no_cycle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "star.txt"
     path.write_text("a b\na c\na a\nb a\n")

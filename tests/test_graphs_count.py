@@ -35,7 +35,9 @@ from .test_graphs import (
 
 
 @settings(max_examples=80 if compiled() else 30, deadline=None)
-@given(random_graphs(max_n=10), st.sampled_from(["edges", "mapping"]), st.data())
+@given(
+    random_graphs(max_n=10 if compiled() else 8), st.sampled_from(["edges", "mapping"]), st.data()
+)
 def test_the_frontier_equals_the_walk_and_a_brute_force(case: Any, form: str, data: Any) -> None:
     labels, edges, directed = case
     G = as_input(labels, edges, form)
@@ -48,22 +50,18 @@ def test_the_frontier_equals_the_walk_and_a_brute_force(case: Any, form: str, da
         end = None
     cycles = graphs.hamiltonian_cycles(G, directed=directed)
     paths = graphs.hamiltonian_paths(G, start, end, directed=directed)
-    if directed and len(vertices) >= 3:
-        with pytest.raises(GraphError, match="counts undirected graphs"):
-            graphs.hamiltonian_cycles(G, directed=True).count(method="frontier")
-        with pytest.raises(GraphError, match="counts undirected graphs"):
-            graphs.frontier_count(G, directed=True)
-    if directed:
-        return
-    walked = graphs.hamiltonian_cycles(G).count(method="enumerate")
+    walked = graphs.hamiltonian_cycles(G, directed=directed).count(method="enumerate")
     assert cycles.count(method="frontier") == walked
-    assert graphs.frontier_count(G).count == walked
-    walked_paths = graphs.hamiltonian_paths(G, start, end).count(method="enumerate")
+    assert graphs.frontier_count(G, directed=directed).count == walked
+    walked_paths = graphs.hamiltonian_paths(G, start, end, directed=directed).count(
+        method="enumerate"
+    )
     assert paths.count(method="frontier") == walked_paths
-    assert graphs.frontier_count(G, paths=True, start=start, end=end).count == walked_paths
+    found = graphs.frontier_count(G, paths=True, start=start, end=end, directed=directed)
+    assert found.count == walked_paths
     if small:
-        assert walked == len(brute_cycles(vertices, arcs, False))
-        assert walked_paths == len(brute_paths(vertices, arcs, False, start, end))
+        assert walked == len(brute_cycles(vertices, arcs, directed))
+        assert walked_paths == len(brute_paths(vertices, arcs, directed, start, end))
 
 
 @settings(max_examples=30 if compiled() else 10, deadline=None)
@@ -149,6 +147,109 @@ def test_grid_paths() -> None:
     # The corner-to-corner paths of 3x3 and from a corner.
     assert graphs.frontier_count(graphs.grid(3, 3), paths=True, start=(0, 0), end=(2, 2)).count == 2
     assert graphs.frontier_count(graphs.grid(3, 3), paths=True, start=(0, 0)).count == 8
+
+
+# -- directed graphs -----------------------------------------------------------------------
+
+#: A096969 (OEIS): directed Hamiltonian paths of the n x n grid, n = 1, 2, ...
+GRID_PATHS_DIRECTED = [1, 8, 40, 552, 8_648, 458_696, 27_070_560, 6_046_626_568, 1_490_832_682_992]
+
+
+@pytest.mark.parametrize("side", range(1, 9 if compiled() else 6))
+def test_directed_grid_paths_a096969(side: int) -> None:
+    # The grid read as a digraph (both arcs of each edge): each path either way round.
+    found = graphs.frontier_count(graphs.grid(side, side), paths=True, directed=True)
+    assert found.count == GRID_PATHS_DIRECTED[side - 1]
+
+
+def test_directed_grid_cycles_twice_a003763() -> None:
+    # A cycle of the grid as a digraph is one of the grid's, either way round.
+    for side in (2, 4, 6, 8) if compiled() else (2, 4):
+        found = graphs.hamiltonian_cycles(graphs.grid(side, side), directed=True)
+        assert found.count(method="frontier") == 2 * GRIDS[side]
+
+
+@pytest.mark.parametrize("n", range(2, 11 if compiled() else 8))
+def test_complete_digraphs(n: int) -> None:
+    # The complete digraph on n vertices: (n - 1)! directed cycles, n! directed paths,
+    # (n - 1)! from a fixed start, (n - 2)! between two fixed ends.
+    K = complete(n)
+    assert graphs.frontier_count(K, directed=True).count == math.factorial(n - 1)
+    assert graphs.frontier_count(K, paths=True, directed=True).count == math.factorial(n)
+    found = graphs.frontier_count(K, paths=True, start=1, directed=True)
+    assert found.count == math.factorial(n - 1)
+    found = graphs.frontier_count(K, paths=True, start=0, end=1, directed=True)
+    assert found.count == math.factorial(n - 2)
+
+
+def test_transitive_tournaments_and_one_way_grids() -> None:
+    # A digraph without cycles has one Hamiltonian path when its order by arcs is the
+    # only one (a transitive tournament: i -> j for i < j) and none otherwise (the grid
+    # with arcs right and down only, from 2 x 2 on: two vertices follow the corner).
+    for n in range(2, 12):
+        tournament = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        assert graphs.frontier_count(tournament, directed=True).count == 0
+        assert graphs.frontier_count(tournament, paths=True, directed=True).count == 1
+        reversed_path = graphs.frontier_count(tournament, paths=True, start=n - 1, directed=True)
+        assert reversed_path.count == 0
+    for rows, cols in ((1, 7), (2, 2), (3, 5), (4, 4)):
+        one_way = {
+            (r, c): [
+                (r + dr, c + dc) for dr, dc in ((0, 1), (1, 0)) if r + dr < rows and c + dc < cols
+            ]
+            for r in range(rows)
+            for c in range(cols)
+        }
+        assert graphs.frontier_count(one_way, paths=True, directed=True).count == (rows == 1)
+    # A directed cycle of n vertices: one cycle, n paths (one from each start).
+    ring = {i: [(i + 1) % 9] for i in range(9)}
+    assert graphs.frontier_count(ring, directed=True).count == 1
+    assert graphs.frontier_count(ring, paths=True, directed=True).count == 9
+
+
+@settings(max_examples=40 if compiled() else 10, deadline=None)
+@given(random_graphs(max_n=9 if compiled() else 7), st.data())
+def test_a_symmetric_digraph_counts_each_undirected_cycle_twice(case: Any, data: Any) -> None:
+    labels, edges, _ = case
+    G = as_input(labels, edges, "mapping")
+    both = as_input(labels, [*edges, *((v, u) for u, v in edges)], "mapping")
+    start = data.draw(st.sampled_from([None, *labels]))
+    if len(labels) > 2:  # (two vertices and an edge: a directed cycle, no undirected one)
+        cycles = graphs.frontier_count(G).count
+        assert graphs.frontier_count(both, directed=True).count == 2 * cycles
+    paths = graphs.frontier_count(G, paths=True, start=start).count
+    assert graphs.frontier_count(both, paths=True, start=start, directed=True).count == (
+        paths if start is not None or len(labels) == 1 else 2 * paths
+    )
+
+
+def test_directed_counts_past_64_bits() -> None:
+    # The 3 x 28 king graph has 3,927,750,773,074,732,682,526 cycles (past 2**64): as a
+    # digraph with both arcs, twice as many, counted in two words.
+    king = graphs.king(3, 28)
+    cycles = graphs.frontier_count(king).count
+    assert cycles > 2**64
+    assert graphs.frontier_count(king, directed=True).count == 2 * cycles
+    paths = graphs.frontier_count(king, paths=True).count
+    assert graphs.frontier_count(king, paths=True, directed=True).count == 2 * paths
+
+
+def test_wide_directed_frontiers_take_keys_of_more_words() -> None:
+    # A ring of 34 vertices, the even ones placed first: the frontier reaches 17 vertices
+    # or more, past the 13 that four bits a vertex label, so keys take eight bits a
+    # vertex and three words. One way round: one cycle, a path from each vertex; both
+    # ways: each twice.
+    n = 34
+    order = [*range(0, n, 2), *range(1, n, 2)]
+    one_way = {i: [(i + 1) % n] for i in range(n)}
+    both = {i: [(i + 1) % n, (i - 1) % n] for i in range(n)}
+    found = graphs.frontier_count(one_way, order=order, directed=True)
+    assert found.count == 1 and found.widest >= 17
+    assert graphs.frontier_count(one_way, paths=True, order=order, directed=True).count == n
+    assert graphs.frontier_count(both, order=order, directed=True).count == 2
+    assert graphs.frontier_count(both, paths=True, order=order, directed=True).count == 2 * n
+    found = graphs.frontier_count(both, paths=True, start=3, order=order, directed=True)
+    assert found.count == 2
 
 
 # -- what it reports -----------------------------------------------------------------------

@@ -78,6 +78,17 @@ ENDS_AT = cython.declare(cython.int, 60)
 NARROW = cython.declare(cython.int, 24)
 #: ... and the widest any key packs, at eight bits a vertex.
 WIDEST_ANY = cython.declare(cython.int, 240)
+#: Directed, a fragment end shows its label and which end it is (codes ``4 + 2 * label``
+#: for the first vertex of a fragment, which lacks its arc in, and one more for the last,
+#: which lacks its arc out): four bits label six fragments, 13 vertices.
+NARROW_DIRECTED = cython.declare(cython.int, 13)
+#: Directed, the fragment end whose other end is the path's start (it lacks its arc
+#: out), and the one whose other end is the path's end (it lacks its arc in); ``TAIL``
+#: is the former.
+TO_END = cython.declare(cython.int, 3)
+#: Directed, the label (code ``2 * FRESH``, first end, and one more) of a fragment made by
+#: the current vertex, before renumbering.
+FRESH = cython.declare(cython.int, 127)
 # (No key packs to the table's EMPTY: the ends field is at most 2, so the first word's
 # top two bits stay clear.)
 
@@ -85,22 +96,51 @@ WIDEST_ANY = cython.declare(cython.int, 240)
 STATUS = _table.STATUS
 
 
-def key_words(widest: int) -> tuple[int, int]:
-    """The words of a key for frontiers of up to ``widest`` vertices, and the bits a
-    vertex takes in it."""
-    bits = 4 if widest <= NARROW else 8
+def key_words(widest: int, directed: bool = False) -> tuple[int, int]:
+    """The words of a key for frontiers of up to ``widest`` vertices (of a directed
+    graph: :data:`NARROW_DIRECTED` at four bits a vertex), and the bits a vertex takes
+    in it."""
+    bits = 4 if widest <= (NARROW_DIRECTED if directed else NARROW) else 8
     first = 60 // bits
     return 1 + max(0, -(-(widest - first) // (64 // bits))), bits
 
 
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _lacks_in(c: cython.int) -> cython.bint:
+    """Whether a directed frontier vertex of code ``c`` lacks its arc in: free, or the
+    first vertex of its fragment."""
+    return c in (FREE, TO_END) or (c > TO_END and not c & 1)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _lacks_out(c: cython.int) -> cython.bint:
+    """Whether a directed frontier vertex of code ``c`` lacks its arc out: free, or the
+    last vertex of its fragment."""
+    return c in (FREE, TAIL) or (c > TO_END and c & 1 == 1)
+
+
 def plan(
-    neighbours: list[list[int]], order: list[int], closed: bool, widest_packed: int = WIDEST
+    neighbours: list[list[int]],
+    order: list[int],
+    closed: bool,
+    widest_packed: int = WIDEST,
+    arcs: list[list[int]] | None = None,
 ) -> tuple[list[list[int]], int]:
     """For each step, what :class:`OrderCounter` needs to know of it, and the widest
     frontier: the vertex placed goes into slot ``len(frontier)`` after the frontier it
     meets; the step lists that frontier's size, the slots of the vertex's neighbours
     already placed, the slots that stay (in order) and those that leave, and for each
     slot that stays how many of its neighbours are still to come.
+
+    For a directed graph, ``arcs`` are its out-neighbour lists (``neighbours`` those
+    and the in-neighbours together): a slot's neighbours to come are those with an arc
+    into it, and the step goes on with, for each slot that stays, its out-neighbours to
+    come, then for each neighbour already placed ``1`` for an arc from it to the vertex
+    placed, ``2`` for one the other way, ``3`` for both.
 
     Raises ValueError if ``order`` is not an order of every vertex or the frontier gets
     wider than ``widest_packed`` vertices (default :data:`WIDEST`, one word a key; at
@@ -113,6 +153,10 @@ def plan(
     for i, v in enumerate(order):
         where[v] = i
     last = [max([where[u] for u in neighbours[v]] + [where[v]]) for v in range(n)]
+    into: list[list[int]] = [[] for _ in range(n)]
+    for u, out in enumerate(arcs or ()):
+        for w in out:
+            into[w].append(u)
     frontier: list[int] = []
     steps: list[list[int]] = []
     widest = 0
@@ -121,10 +165,14 @@ def plan(
         back = [s for s, u in enumerate(frontier) if u in neighbours[v]]
         keep = [s for s, u in enumerate(grown) if last[u] > i]
         leave = [s for s, u in enumerate(grown) if last[u] <= i]
-        ahead = [sum(1 for w in neighbours[grown[s]] if where[w] > i) for s in keep]
-        steps.append(
-            [len(frontier), len(back), *back, len(keep), *keep, len(leave), *leave, *ahead]
-        )
+        ahead = [
+            sum(1 for w in (into if arcs else neighbours)[grown[s]] if where[w] > i) for s in keep
+        ]
+        step = [len(frontier), len(back), *back, len(keep), *keep, len(leave), *leave, *ahead]
+        if arcs is not None:
+            step += [sum(1 for w in arcs[grown[s]] if where[w] > i) for s in keep]
+            step += [(v in arcs[frontier[s]]) + 2 * (frontier[s] in arcs[v]) for s in back]
+        steps.append(step)
         frontier = [grown[s] for s in keep]
         widest = max(widest, len(grown))
         if widest > min(widest_packed, WIDEST_ANY):
@@ -139,11 +187,13 @@ def plan(
 class OrderCounter:
     """The program over the steps :func:`plan` made: :meth:`run` counts Hamiltonian
     paths (``closed`` False; any two ends) or cycles (``closed`` True), in ``limbs``
-    64-bit words, holding at most ``limit`` frontiers a step."""
+    64-bit words, holding at most ``limit`` frontiers a step; of a ``directed`` graph
+    (steps planned with its arcs), directed paths and cycles."""
 
     data: cython.int[::1]
     starts: list[int]
     closed: cython.bint
+    directed: cython.bint
     limbs: cython.int
     limit: cython.Py_ssize_t
     # The words of a key, the bits a vertex takes in it, and how many vertices the
@@ -160,7 +210,14 @@ class OrderCounter:
     status: cython.int
     states = cython.declare(list, visibility="readonly")
 
-    def __init__(self, steps: list[list[int]], closed: bool, limbs: int, limit: int) -> None:
+    def __init__(
+        self,
+        steps: list[list[int]],
+        closed: bool,
+        limbs: int,
+        limit: int,
+        directed: bool = False,
+    ) -> None:
         flat: list[int] = []
         self.starts = []
         for step in steps:
@@ -168,10 +225,11 @@ class OrderCounter:
             flat += step
         self.data = _buffers.ints(flat or [0], COMPILED)  # type: ignore[assignment]
         self.closed = closed
+        self.directed = directed
         self.limbs = limbs
         self.limit = limit
         widest = max((step[0] + 1 for step in steps), default=1)
-        self.kw, self.bits = key_words(widest)
+        self.kw, self.bits = key_words(widest, directed)
         self.first = 60 // self.bits
         self.per = 64 // self.bits
         self.packed = _buffers.filled64(self.kw, 0, COMPILED)  # type: ignore[assignment]
@@ -196,7 +254,10 @@ class OrderCounter:
             while True:
                 size = max(1024, 1 << (2 * self.cur.used).bit_length())
                 self.nxt = Table(self.limit, size=size, limbs=self.limbs, kw=self.kw)
-                if self._step(self.starts[i], i == steps - 1) == OK:
+                if self.directed:
+                    if self._step_directed(self.starts[i], i == steps - 1) == OK:
+                        break
+                elif self._step(self.starts[i], i == steps - 1) == OK:
                     break
                 if self.status != OVERFLOW:
                     if self.status == NO_MEMORY:
@@ -421,6 +482,240 @@ class OrderCounter:
                 if status != OK:
                     self.status = status
                     return status
+        return OK
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.initializedcheck(False)
+    def _step_directed(self, at: cython.Py_ssize_t, final: cython.bint) -> cython.int:
+        """:meth:`_step` for a directed graph.  A vertex with one arc is the first of its
+        fragment (it lacks the arc in: code ``2 * label``, or ``TO_END`` when the
+        fragment's last vertex is the path's end) or the last (it lacks the arc out:
+        ``2 * label + 1``, or ``TAIL`` when the fragment's first is the path's start), so
+        an arc joins a last vertex to a first one only; the key's ends field has a bit
+        for the path's start (1) and one for its end (2)."""
+        data: cython.int[::1] = self.data
+        src: Table = self.cur
+        dst: Table = self.nxt
+        slots: cython.ulonglong[::1] = src.slots
+        packed: cython.ulonglong[::1] = self.packed
+        kw: cython.int = self.kw
+        stride: cython.Py_ssize_t = kw + self.limbs
+        status: cython.int
+        if cython.compiled:
+            code = cython.declare(cython.int[256])
+            work = cython.declare(cython.int[256])
+            relabel = cython.declare(cython.int[256])
+            ins = cython.declare(cython.int[256])
+            outs = cython.declare(cython.int[256])
+        else:
+            code, work, relabel = [0] * 256, [0] * 256, [0] * 256
+            ins, outs = [0] * 256, [0] * 256
+        width: cython.int = data[at]
+        nback: cython.int = data[at + 1]
+        back: cython.Py_ssize_t = at + 2
+        nkeep: cython.int = data[back + nback]
+        keep: cython.Py_ssize_t = back + nback + 1
+        nleave: cython.int = data[keep + nkeep]
+        leave: cython.Py_ssize_t = keep + nkeep + 1
+        ahead_in: cython.Py_ssize_t = leave + nleave
+        ahead_out: cython.Py_ssize_t = ahead_in + nkeep
+        ways: cython.Py_ssize_t = ahead_out + nkeep
+        closed: cython.bint = self.closed
+        bits: cython.int = self.bits
+        cell: cython.ulonglong = (cython.cast(cython.ulonglong, 1) << bits) - 1
+        first_word: cython.int = self.first
+        per: cython.int = self.per
+        slot: cython.Py_ssize_t
+        key: cython.ulonglong
+        out: cython.ulonglong
+        j: cython.int
+        k: cython.int
+        s: cython.int
+        z: cython.int
+        x: cython.int = width
+        nin: cython.int
+        nout: cython.int
+        a: cython.int
+        b: cython.int
+        tail: cython.int
+        head: cython.int
+        start_ends: cython.int
+        ends: cython.int
+        ct: cython.int
+        ch: cython.int
+        c: cython.int
+        dead: cython.bint
+        complete: cython.bint
+        lack_in: cython.bint
+        lack_out: cython.bint
+        starts: cython.int
+        stops: cython.int
+        label: cython.int
+        for slot in range(src.size):
+            key = slots[stride * slot]
+            if key == EMPTY:
+                continue
+            start_ends = cython.cast(cython.int, key >> ENDS_AT)
+            for j in range(width):
+                if j < first_word:
+                    key = slots[stride * slot]
+                    k = j
+                else:
+                    key = slots[stride * slot + 1 + (j - first_word) // per]
+                    k = (j - first_word) % per
+                code[j] = cython.cast(cython.int, (key >> (bits * k)) & cell)
+            code[x] = FREE
+            # The arcs that may be taken: into x from a vertex lacking its arc out, out
+            # of x to one lacking its arc in.
+            nin = 0
+            nout = 0
+            for j in range(nback):
+                s = data[back + j]
+                c = code[s]
+                if data[ways + j] & 1 and _lacks_out(c):
+                    ins[nin] = s
+                    nin += 1
+                if data[ways + j] & 2 and _lacks_in(c):
+                    outs[nout] = s
+                    nout += 1
+            # Choices: an arc in from ins[a] or none (a == nin), one out to outs[b] or none.
+            for a in range(nin + 1):
+                for b in range(nout + 1):
+                    if a < nin and b < nout and ins[a] == outs[b]:
+                        continue  # a cycle of two vertices, never part of a longer one
+                    for j in range(width + 1):
+                        work[j] = code[j]
+                    ends = start_ends
+                    dead = False
+                    complete = False
+                    for j in range(2):
+                        if j == 0:
+                            if a == nin:
+                                continue
+                            tail = ins[a]
+                            head = x
+                        else:
+                            if b == nout:
+                                continue
+                            tail = x
+                            head = outs[b]
+                        ct = work[tail]
+                        ch = work[head]
+                        if ct == FREE and ch == FREE:
+                            work[tail] = 2 * FRESH
+                            work[head] = 2 * FRESH + 1
+                            continue
+                        if ct == FREE:
+                            work[tail] = ch
+                            work[head] = FULL
+                            continue
+                        if ch == FREE:
+                            work[head] = ct
+                            work[tail] = FULL
+                            continue
+                        work[tail] = FULL
+                        work[head] = FULL
+                        if ct == TAIL and ch == TO_END:
+                            complete = True
+                            continue
+                        if ct == (ch ^ 1):
+                            if not closed:
+                                dead = True
+                            complete = True
+                            continue
+                        # The far end of head's fragment (its last vertex, or the path's
+                        # end) goes on from the far end of tail's (its first vertex, or
+                        # the path's start).
+                        label = ch ^ 1 if ch != TO_END else ct ^ 1
+                        for z in range(width + 1):
+                            if work[z] == label:
+                                work[z] = ct if ch != TO_END else TO_END
+                                break
+                    if dead:
+                        continue
+                    # The vertices whose last neighbour this was: one lacking its arc in
+                    # is the path's start, one lacking its arc out its end.
+                    for j in range(nleave):
+                        s = data[leave + j]
+                        c = work[s]
+                        if c == FULL:
+                            continue
+                        if c == FREE or closed:
+                            dead = True
+                            break
+                        work[s] = FULL
+                        k = 2 if _lacks_out(c) else 1
+                        if ends & k:
+                            dead = True
+                            break
+                        ends |= k
+                        if c in (TAIL, TO_END):
+                            complete = True
+                        else:
+                            for z in range(width + 1):
+                                if work[z] == (c ^ 1):
+                                    work[z] = TAIL if k == 1 else TO_END
+                                    break
+                    if dead:
+                        continue
+                    if complete:
+                        if (
+                            final
+                            and nkeep == 0
+                            and self._add_total(slots, stride * slot + kw) != OK
+                        ):
+                            return self.status
+                        continue
+                    # Vertices with no arc in to come that lack one must start the path;
+                    # with no arc out to come that lack one, end it.
+                    starts = 0
+                    stops = 0
+                    for j in range(nkeep):
+                        c = work[data[keep + j]]
+                        if c == FULL:
+                            continue
+                        lack_in = _lacks_in(c)
+                        lack_out = _lacks_out(c)
+                        if lack_in and data[ahead_in + j] == 0:
+                            starts += 1
+                        if lack_out and data[ahead_out + j] == 0:
+                            stops += 1
+                    if closed and starts + stops:
+                        continue
+                    if starts + (ends & 1) > 1 or stops + (ends >> 1) > 1:
+                        continue
+                    # Renumber the labels in frontier order and pack.
+                    for j in range(nkeep):
+                        relabel[work[data[keep + j]] >> 1] = 0
+                    label = 2
+                    out = cython.cast(cython.ulonglong, ends) << ENDS_AT
+                    for j in range(1, kw):
+                        packed[j] = 0
+                    for j in range(nkeep):
+                        c = work[data[keep + j]]
+                        if c > TO_END:
+                            if relabel[c >> 1] == 0:
+                                relabel[c >> 1] = label
+                                label += 1
+                            c = 2 * relabel[c >> 1] + (c & 1)
+                        if j < first_word:
+                            out |= cython.cast(cython.ulonglong, c) << (bits * j)
+                        else:
+                            k = (j - first_word) % per
+                            packed[1 + (j - first_word) // per] |= cython.cast(
+                                cython.ulonglong, c
+                            ) << (bits * k)
+                    if kw == 1:
+                        status = dst.add(out, 0, slots, stride * slot + kw)
+                    else:
+                        packed[0] = out
+                        status = dst.add_wide(packed, 0, slots, stride * slot + kw)
+                    if status != OK:
+                        self.status = status
+                        return status
         return OK
 
     @cython.cfunc

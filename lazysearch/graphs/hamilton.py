@@ -332,7 +332,8 @@ def frontier_count(
     8
 
     The count is what :func:`hamiltonian_cycles` (:func:`hamiltonian_paths`) would list:
-    each cycle once, each path once (both ends free: either way round, once).  The order
+    each cycle once, each path once (both ends free: either way round, once; of a
+    directed graph, each directed cycle and path once).  The order
     is of ``G``'s vertices, in its labels (a vertex the count adds, joined to a fixed
     end, is left out; ``widest`` counts it).  ``order`` gives one instead of the
     searched one; ``max_states`` bounds the frontiers a step may hold (default: sized
@@ -341,18 +342,13 @@ def frontier_count(
     Raises
     ------
     GraphError
-        For a graph that cannot be read, a directed graph, an unknown ``start`` or
-        ``end``, or an ``order`` that is not one of ``G``'s vertices.
+        For a graph that cannot be read, an unknown ``start`` or ``end``, or an
+        ``order`` that is not one of ``G``'s vertices.
     TooWideError
         For a graph whose frontiers would not fit in ``max_states`` (refused at once
         when its widths make that certain enough, with the width and the size).
     """
     g = Graph.read(G, directed)
-    if g.directed:
-        raise GraphError(
-            "frontier_count() counts undirected graphs; count a directed one with "
-            "hamiltonian_cycles(G).count(method='enumerate')"
-        )
     if paths:
         problem, _ = _paths_problem(g, start, end)
     elif start is not None or end is not None:

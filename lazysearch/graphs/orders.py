@@ -165,12 +165,13 @@ def run(
     closed: bool,
     limit: int,
     on_step: Callable[[int, int], object] | None = None,
+    directed: bool = False,
 ) -> tuple[Any, int, int]:
     """The engine's counter, its status and count, the counts in as many 64-bit words
-    as they need."""
+    as they need (``directed``: steps planned with a directed graph's arcs)."""
     limbs = 1
     while True:
-        counter = engine.OrderCounter(steps, closed, limbs, limit)
+        counter = engine.OrderCounter(steps, closed, limbs, limit, directed)
         status, found = counter.run(on_step)
         if engine.STATUS[status] != "overflow":
             return counter, status, found
