@@ -83,27 +83,14 @@ SQUARE_BITS = cython.declare(cython.int, 5)
 PER_WORD = cython.declare(cython.int, 12)
 MASK32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
 
-# 64 bits, Fibonacci hashing's multipliers and what adding to a table did: the frontier
-# table's (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+# The frontier table (:mod:`lazysearch.knights._table`), its constants and what adding
+# to it did, compiled or as plain Python.
 if cython.compiled:
-    from cython.cimports.lazysearch.knights._table import (
-        FULL_UP,
-        GOLDEN,
-        GOLDEN_HI,
-        MASK64,
-        NO_MEMORY,
-        OK,
-        OVERFLOW,
-    )
+    from cython.cimports.lazysearch.knights._table import EMPTY, GOLDEN, MASK64, OK, Table
 else:
     _plain = _table.plain()
-    FULL_UP, GOLDEN, GOLDEN_HI, MASK64 = (
-        _plain.FULL_UP,
-        _plain.GOLDEN,
-        _plain.GOLDEN_HI,
-        _plain.MASK64,
-    )
-    NO_MEMORY, OK, OVERFLOW = _plain.NO_MEMORY, _plain.OK, _plain.OVERFLOW
+    EMPTY, GOLDEN, MASK64 = _plain.EMPTY, _plain.GOLDEN, _plain.MASK64
+    OK, Table = _plain.OK, _plain.Table
 #: The statuses' names, for Python code.
 STATUS = _table.STATUS
 #: Labels renumbered in order of appearance (the frontier table's).
@@ -120,162 +107,19 @@ def words_for(squares: int) -> int:
 
 
 @cython.cclass
-class Packed:
-    """A hash table from packed states (``w`` 64-bit words, square ``p`` in bits
-    ``5 * (p % 12)`` of word ``p // 12``) to counts below ``2**64``: open addressing with
-    linear probing, doubled when 70 % full.  Slot ``i`` takes words ``i * (w + 1)`` on:
-    the key, then the count (0 in an empty slot: no state is reached in no way).
-    ``limit`` bounds the states it takes (:meth:`add` says ``FULL_UP`` past it); about
-    ``8 * (w + 1) / 0.5`` bytes a state (64 for 8x8's three-word states)."""
-
-    slots: cython.ulonglong[::1]
-    size = cython.declare(cython.Py_ssize_t, visibility="readonly")
-    used = cython.declare(cython.Py_ssize_t, visibility="readonly")
-    w = cython.declare(cython.int, visibility="readonly")
-    limit: cython.Py_ssize_t
-    shift: cython.int
-    salt: cython.ulonglong
-    #: Slots :meth:`add` passed over that held another key (a measure of clustering).
-    probes = cython.declare(cython.longlong, visibility="readonly")
+class Packed(Table):
+    """The frontier table (:class:`~lazysearch.knights._table.Table`) of packed states
+    (``w`` 64-bit words, square ``p`` in bits ``5 * (p % 12)`` of word ``p // 12``) with
+    counts below ``2**64``, doubled when 70 % full: slot ``i`` takes words ``i * (w + 1)``
+    on, the key, then the count.  ``limit`` bounds the states it takes (:meth:`add_key`
+    says ``FULL_UP`` past it); about ``8 * (w + 1) / 0.5`` bytes a state (64 for 8x8's
+    three-word states)."""
 
     def __init__(self, w: int, limit: int, size: int = 256) -> None:
-        self.w = w
-        self.limit = limit
         # Each table hashes its own way: a table filled in another's slot order, with
         # the same hash, piles its keys into one run while it is the smaller (8x8's
         # first square, 4 million states, did not finish in 40 minutes).
-        self.salt = (next(_TABLES) * GOLDEN) & MASK64
-        self.probes = 0
-        self._allocate(size)
-
-    def _allocate(self, size: int) -> None:
-        self.slots = _buffers.filled64((self.w + 1) * size, 0, COMPILED)  # type: ignore[assignment]
-        self.size = size
-        self.used = 0
-        self.shift = 64 - (size.bit_length() - 1)
-
-    def items(self) -> dict[int, int]:
-        """The table as a dict from keys (words low first, as one integer) to counts."""
-        stride = self.w + 1
-        out: dict[int, int] = {}
-        for slot in range(self.size):
-            count = int(self.slots[stride * slot + self.w])
-            if count:
-                key = sum(int(self.slots[stride * slot + t]) << (64 * t) for t in range(self.w))
-                out[key] = count
-        return out
-
-    def add_key(self, key: int, count: int) -> int:
-        """Add ``count`` (below ``2**64``) to the entry of ``key`` (:meth:`items`' form);
-        returns ``OK`` or why not."""
-        if count >> 64 or count <= 0:
-            return OVERFLOW
-        words = _buffers.filled64(self.w, 0, COMPILED)
-        for t in range(self.w):
-            words[t] = (key >> (64 * t)) & MASK64  # type: ignore[index]
-        return self.add(words, 0, count)  # type: ignore[arg-type]
-
-    def add_table(self, other: Packed) -> int:
-        """Add every entry of ``other`` (keys of as many words), in its slot order;
-        returns ``OK`` or why not."""
-        stride: cython.Py_ssize_t = other.w + 1
-        slot: cython.Py_ssize_t
-        status: cython.int
-        for slot in range(other.size):
-            if other.slots[stride * slot + other.w]:
-                status = self.add(other.slots, stride * slot, other.slots[stride * slot + other.w])
-                if status != OK:
-                    return status
-        return OK
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def home(self, words: cython.ulonglong[::1], at: cython.Py_ssize_t) -> cython.Py_ssize_t:
-        """The slot where the probe for the key ``words[at : at + w]`` begins."""
-        x: cython.ulonglong = self.salt
-        t: cython.int
-        for t in range(self.w):
-            x = ((x ^ words[at + t]) * GOLDEN) & MASK64
-            x ^= x >> 29
-        return ((x * GOLDEN_HI) & MASK64) >> self.shift
-
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def add(
-        self, words: cython.ulonglong[::1], at: cython.Py_ssize_t, count: cython.ulonglong
-    ) -> cython.int:
-        """Add ``count`` to the entry of the key ``words[at : at + w]``."""
-        w: cython.Py_ssize_t = self.w
-        stride: cython.Py_ssize_t = w + 1
-        mask: cython.Py_ssize_t = self.size - 1
-        slot: cython.Py_ssize_t = self.home(words, at)
-        base: cython.Py_ssize_t
-        t: cython.Py_ssize_t
-        have: cython.ulonglong
-        total: cython.ulonglong
-        same: cython.bint
-        while True:
-            base = stride * slot
-            have = self.slots[base + w]
-            if have == 0:
-                break
-            same = True
-            for t in range(w):
-                if self.slots[base + t] != words[at + t]:
-                    same = False
-                    break
-            if same:
-                total = (have + count) & MASK64
-                if total < count:
-                    return OVERFLOW
-                self.slots[base + w] = total
-                return OK
-            slot = (slot + 1) & mask
-            self.probes += 1
-        if self.used >= self.limit:
-            return FULL_UP
-        for t in range(w):
-            self.slots[base + t] = words[at + t]
-        self.slots[base + w] = count
-        self.used += 1
-        if 10 * self.used > 7 * self.size:
-            return self._grow()
-        return OK
-
-    # except -1 (here, in add and in their callers): _allocate runs Python code, where
-    # a Ctrl-C's KeyboardInterrupt may land; a function that cannot pass it on printed
-    # 'Exception ignored' and the count went on.  The statuses are 0 to 3.
-    @cython.cfunc
-    @cython.exceptval(-1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _grow(self) -> cython.int:
-        """Double the table; ``NO_MEMORY`` (the table as it was) when the machine has
-        not the memory."""
-        old = self.slots
-        size: cython.Py_ssize_t = self.size
-        used: cython.Py_ssize_t = self.used
-        stride: cython.Py_ssize_t = self.w + 1
-        slot: cython.Py_ssize_t
-        try:
-            self._allocate(2 * size)
-        except MemoryError:
-            self.slots = old
-            self.size = size
-            self.used = used
-            self.shift = 64 - (size.bit_length() - 1)
-            return NO_MEMORY
-        for slot in range(size):
-            if old[stride * slot + stride - 1] != 0:
-                self.add(old, stride * slot, old[stride * slot + stride - 1])
-        return OK
+        super().__init__(limit, size, 1, w, (next(_TABLES) * GOLDEN) & MASK64, 70)
 
 
 @cython.cclass
@@ -455,12 +299,11 @@ class Transfer:
         in ``into`` are incomplete)."""
         m: cython.int = self.m
         k2: cython.int = 2 * self.k
-        w: cython.Py_ssize_t = src.w
+        w: cython.Py_ssize_t = src.kw
         stride: cython.Py_ssize_t = w + 1
         slots = src.slots
         slot: cython.Py_ssize_t
         base: cython.Py_ssize_t
-        count: cython.ulonglong
         t: cython.int
         a: cython.int
         b: cython.int
@@ -482,8 +325,7 @@ class Transfer:
         to_one: Packed = tables[2]
         for slot in range(src.size):
             base = stride * slot
-            count = slots[base + w]
-            if count == 0:
+            if slots[base] == EMPTY:
                 continue
             word = 0
             for t in range(m):
@@ -513,7 +355,7 @@ class Transfer:
                     ):
                         continue
                     dst = to_none if d == 0 else (to_two if d == 1 else to_one)
-                    status = dst.add(self.pk, 0, count)
+                    status = dst.add_wide(self.pk, 0, slots, base + w)
                     if status != OK:
                         return status
         return OK
@@ -530,7 +372,7 @@ class Transfer:
         packed transfer back with it."""
         out: list[tuple[int, int, int, int, int]] = []
         m: cython.int = self.m
-        w: cython.Py_ssize_t = src.w
+        w: cython.Py_ssize_t = src.kw
         stride: cython.Py_ssize_t = w + 1
         slots = src.slots
         slot: cython.Py_ssize_t
@@ -551,9 +393,9 @@ class Transfer:
             want[t] = (target >> (64 * t)) & MASK64
         for slot in range(src.size):
             base = stride * slot
-            count = slots[base + w]
-            if count == 0:
+            if slots[base] == EMPTY:
                 continue
+            count = slots[base + w]
             word = 0
             for t in range(m):
                 if t % PER_WORD == 0:
@@ -740,7 +582,7 @@ class Joiner:
         compiled = COMPILED
         self.k2 = k2
         sizes: dict[int, int] = {}
-        stride: cython.Py_ssize_t = right.w + 1
+        stride: cython.Py_ssize_t = right.kw + 1
         slots = right.slots
         slot: cython.Py_ssize_t
         at: cython.Py_ssize_t
@@ -750,8 +592,8 @@ class Joiner:
         count: cython.ulonglong
         total: cython.ulonglong = 0
         for slot in range(right.size):
-            count = slots[stride * slot + right.w]
-            if count:
+            count = slots[stride * slot + right.kw]
+            if slots[stride * slot] != EMPTY:
                 code = _needed(slots, stride * slot, k2)
                 sizes[code] = sizes.get(code, 0) + 1
                 total = (total + count) & MASK64
@@ -775,8 +617,8 @@ class Joiner:
         self.ends = _buffers.zeros(k2, compiled)  # type: ignore[assignment]
         self.first = _buffers.zeros(64, compiled)  # type: ignore[assignment]
         for slot in range(right.size):
-            count = slots[stride * slot + right.w]
-            if count:
+            count = slots[stride * slot + right.kw]
+            if slots[stride * slot] != EMPTY:
                 g = self.groups[_needed(slots, stride * slot, k2)]
                 at = place[g]  # type: ignore[index]
                 place[g] = at + 1  # type: ignore[index]
@@ -807,7 +649,7 @@ class Joiner:
         leave it) and the right half's frontiers that fit: the sum, over pairs whose
         degrees add up to two on every square and whose pairings of the ends make one
         cycle, of the products of their counts."""
-        w: cython.Py_ssize_t = table.w
+        w: cython.Py_ssize_t = table.kw
         stride: cython.Py_ssize_t = w + 1
         slots = table.slots
         slot: cython.Py_ssize_t
@@ -821,9 +663,9 @@ class Joiner:
         self.lo = 0
         for slot in range(table.size):
             base = stride * slot
-            count = slots[base + w]
-            if count == 0:
+            if slots[base] == EMPTY:
                 continue
+            count = slots[base + w]
             nends = self._read_final(slots, base)
             if nends < 0:
                 continue
@@ -849,7 +691,7 @@ class Joiner:
         frontiers that make one cycle with it (so it takes part in ``count * inner``
         tours).  In slot order; sampling sorts it."""
         out: list[tuple[int, int, int]] = []
-        w: cython.Py_ssize_t = table.w
+        w: cython.Py_ssize_t = table.kw
         stride: cython.Py_ssize_t = w + 1
         slots = table.slots
         slot: cython.Py_ssize_t
@@ -862,9 +704,9 @@ class Joiner:
         g: object
         for slot in range(table.size):
             base = stride * slot
-            count = slots[base + w]
-            if count == 0:
+            if slots[base] == EMPTY:
                 continue
+            count = slots[base + w]
             nends = self._read_final(slots, base)
             if nends < 0:
                 continue
@@ -1037,7 +879,9 @@ def boundary_packed(
     pk: cython.ulonglong[::1] = words  # type: ignore[assignment]
     words2 = _buffers.filled64(nw, 0, COMPILED)
     pk2: cython.ulonglong[::1] = words2  # type: ignore[assignment]
-    out = Packed(nw, limit)
+    one = _buffers.filled64(1, 0, COMPILED)
+    ones: cython.ulonglong[::1] = one  # type: ignore[assignment]
+    out: Packed = Packed(nw, limit)
     for key, count in frontiers.items():
         if count >> 64:
             return None
@@ -1073,7 +917,8 @@ def boundary_packed(
                 if smaller:
                     for t in range(nw):
                         pk[t] = pk2[t]
-            status = out.add(pk, 0, count)
+            ones[0] = count
+            status = out.add_wide(pk, 0, ones, 0)
             if status != OK:
                 raise TooManyStatesError(
                     f"a boundary table needs more than max_states={limit:,} frontiers "

@@ -50,14 +50,14 @@ TAIL = cython.declare(cython.int, 2)
 #: The first fragment label (the program's own numbering); labels are renumbered in
 #: order of appearance from it.
 FIRST = cython.declare(cython.int, 3)
-# Fibonacci hashing's multiplier, for the patterns, and 64 bits: the frontier table's
-# (:mod:`lazysearch.knights._table`), compiled or as plain Python.
+# The patterns' index is the frontier table (:mod:`lazysearch.knights._table`),
+# compiled or as plain Python.
 if cython.compiled:
-    from cython.cimports.lazysearch.knights._table import GOLDEN, MASK64
+    from cython.cimports.lazysearch.knights._table import EMPTY, OK, Table
 else:
     from lazysearch.knights import _table
 
-    GOLDEN, MASK64 = _table.plain().GOLDEN, _table.plain().MASK64
+    EMPTY, OK, Table = _table.plain().EMPTY, _table.plain().OK, _table.plain().Table
 # Where :meth:`Joiner.join` starts walking a pair's fragments.
 START_LEFT = cython.declare(cython.int, 0)
 START_RIGHT_END = cython.declare(cython.int, 1)
@@ -78,8 +78,8 @@ class Joiner:
     end's partner (``-1`` for none, ``-2`` for ``TAIL``), its fragments and its first
     ``TAIL`` (``-1`` for none); its count apart.  They are sorted by their degree
     pattern (base 3, the tour ends fixed above it), so that the frontiers of one
-    pattern are a run of records, found through a hash table of the patterns (open
-    addressing, ``codes`` to ``first`` and ``stop``).
+    pattern are a run of records, found through the patterns' index (``index``, a
+    frontier table from each pattern to where its run begins and stops).
     Counts below ``2**64`` (every count of a compiled table) are kept in a typed array
     and summed in 128 bits (:meth:`_mul_add`), a left frontier's fitting right counts
     first; larger ones (a dict's) as Python integers (``counts``)."""
@@ -102,10 +102,8 @@ class Joiner:
     lo: cython.ulonglong  # the sum of the products so far: lo + hi * 2**64 + spill
     hi: cython.ulonglong
     spill: object
-    codes: cython.longlong[::1]  # the hash table of patterns: -1 where empty
-    first: cython.longlong[::1]
-    stop: cython.longlong[::1]
-    mask: cython.longlong
+    index: Table  # each pattern's run: where it begins and stops
+    probe: cython.ulonglong[::1]  # a pattern to look up
     #: Pairs of frontiers of fitting degrees compared by :meth:`join`.
     pairs = cython.declare(cython.longlong, visibility="readonly")
 
@@ -129,9 +127,8 @@ class Joiner:
         self.lo = 0
         self.hi = 0
         self.spill = 0
-        self.codes = array_of("q", 1)  # type: ignore[assignment]
-        self.codes[0] = -1
-        self.mask = 0
+        self.index = Table(1)
+        self.probe = array_of("Q", 1)  # type: ignore[assignment]
         self.size = 0
         self.pairs = 0
 
@@ -241,30 +238,40 @@ class Joiner:
                 wide[e] = count64
             e += 1
         size: cython.Py_ssize_t = e
-        # The patterns' hash table, at most half full: how many frontiers each has...
-        slots: cython.Py_ssize_t = 2
-        while slots < 2 * size:
-            slots *= 2
-        self.codes = array_of("q", slots)  # type: ignore[assignment]
-        self.first = array_of("q", slots)  # type: ignore[assignment]
-        self.stop = array_of("q", slots)  # type: ignore[assignment]
-        self.mask = slots - 1
+        # The patterns' index, as sparse as the old table of patterns was (a lookup
+        # that finds nothing stops at once): each pattern's number, in order of first
+        # appearance, and how many frontiers each has...
+        room: cython.Py_ssize_t = 2
+        while room < 2 * size:
+            room *= 2
+        index: Table = Table(size + 1, room, 2, 1)
+        span: cython.ulonglong[::1] = array_of("Q", 2)  # type: ignore[assignment]
+        group: cython.longlong[::1] = array_of("q", size or 1)  # type: ignore[assignment]
+        start: cython.longlong[::1] = array_of("q", size + 2)  # type: ignore[assignment]
+        groups: cython.longlong = 0
+        at: cython.Py_ssize_t
         slot: cython.Py_ssize_t
-        for slot in range(slots):
-            self.codes[slot] = -1
-        where: cython.longlong[::1] = array_of("q", size or 1)  # type: ignore[assignment]
         for f in range(size):
-            slot = self._slot(codes[f])
-            self.codes[slot] = codes[f]
-            self.stop[slot] += 1
-            where[f] = slot
-        # ... then where each one's run begins and ends, and the frontiers put in them.
-        at: cython.longlong = 0
-        for slot in range(slots):
-            if self.codes[slot] >= 0:
-                self.first[slot] = at
-                at += self.stop[slot]
-                self.stop[slot] = self.first[slot]
+            self.probe[0] = codes[f]
+            at = index.find(self.probe, 0)
+            if at >= 0:
+                group[f] = index.slots[at + 1]
+            else:
+                span[0] = groups
+                if index.put(codes[f], 0, self.probe, 0, span, 0, False) != OK:
+                    raise MemoryError("no memory for the patterns of the right half")
+                group[f] = groups
+                groups += 1
+            start[group[f] + 1] += 1
+        # ... then where each one's run begins and stops, and the frontiers put in them.
+        for f in range(groups):
+            start[f + 1] += start[f]
+        slots: cython.ulonglong[::1] = index.slots
+        for slot in range(index.size):
+            if slots[3 * slot] != EMPTY:
+                f = slots[3 * slot + 1]
+                slots[3 * slot + 1] = start[f]
+                slots[3 * slot + 2] = start[f + 1]
         self.size = size
         stride: cython.Py_ssize_t = self.stride
         rec: cython.schar[::1] = array_of("b", stride * size or 1)  # type: ignore[assignment]
@@ -272,9 +279,8 @@ class Joiner:
         placed: list[object] = [0] * size if big else []
         self.wide = array_of("Q", 1 if big else size or 1)  # type: ignore[assignment]
         for f in range(size):
-            slot = where[f]
-            e = self.stop[slot]
-            self.stop[slot] = e + 1
+            e = start[group[f]]
+            start[group[f]] = e + 1
             if big:
                 placed[e] = counts[f]
             else:
@@ -292,23 +298,8 @@ class Joiner:
                     rec[base + 2 * k2 + 1] = y
         self.counts = placed
         self.rec = rec
+        self.index = index
         self.big = big
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    @cython.initializedcheck(False)
-    def _slot(self, code: cython.longlong) -> cython.Py_ssize_t:
-        """The slot of pattern ``code`` in the hash table, or the empty slot where it
-        would go."""
-        slot: cython.Py_ssize_t = cython.cast(
-            cython.Py_ssize_t,
-            ((cython.cast(cython.ulonglong, code) * GOLDEN) & MASK64) >> 20,
-        ) & cython.cast(cython.Py_ssize_t, self.mask)
-        while self.codes[slot] >= 0 and self.codes[slot] != code:
-            slot = (slot + 1) & cython.cast(cython.Py_ssize_t, self.mask)
-        return slot
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -400,8 +391,8 @@ class Joiner:
         mine_part: cython.schar[::1] = self.mine_part
         rec: cython.schar[::1] = self.rec
         stride: cython.Py_ssize_t = self.stride
-        first: cython.longlong[::1] = self.first
-        stop: cython.longlong[::1] = self.stop
+        index: Table = self.index
+        runs: cython.ulonglong[::1] = index.slots
         left_tail: cython.int
         start: cython.int
         mode: cython.int
@@ -447,10 +438,11 @@ class Joiner:
                         code -= self.power[spare[y]] + self.power[k2]
                     if z > y:
                         code -= self.power[spare[z]] + self.power[k2]
-                    slot = self._slot(code)
-                    if self.codes[slot] < 0:
+                    self.probe[0] = code
+                    slot = index.find(self.probe, 0)
+                    if slot < 0:
                         continue
-                    self.pairs += stop[slot] - first[slot]
+                    self.pairs += runs[slot + 2] - runs[slot + 1]
                     # Where the walk of the fragments starts (a tour end; any of the
                     # two will do): a TAIL of the left, else the first new tour end,
                     # where the left has an end (START_LEFT) or the right has
@@ -468,7 +460,10 @@ class Joiner:
                             start = mine_part[start]
                     else:
                         mode = START_RIGHT_TAIL
-                    for e in range(first[slot], stop[slot]):
+                    for e in range(
+                        cython.cast(cython.Py_ssize_t, runs[slot + 1]),
+                        cython.cast(cython.Py_ssize_t, runs[slot + 2]),
+                    ):
                         at = e * stride
                         fragments_all = fragments + rec[at + 2 * k2]
                         walked = 1
