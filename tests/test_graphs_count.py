@@ -319,7 +319,7 @@ def _leaves(sampler: Any, drawn: tuple[int, ...], p: Fraction, out: dict[Any, Fr
     ways = sampler.choices(drawn)
     total = sum(w for _, w in ways)
     if total == 0:
-        cycle = (drawn[0], drawn[1], *drawn[3:])
+        cycle = sampler.cycle(drawn)
         out[cycle] = out.get(cycle, Fraction(0)) + p
         return
     for v, w in ways:
@@ -338,13 +338,27 @@ def _leaves(sampler: Any, drawn: tuple[int, ...], p: Fraction, out: dict[Any, Fr
         lambda: graphs.hamiltonian_paths(graphs.grid(3, 4), end=(2, 3)),
         lambda: graphs.hamiltonian_paths(graphs.grid(3, 4), start=(0, 0), end=(2, 3)),
         lambda: graphs.hamiltonian_paths(complete(5), start=2),
+        lambda: graphs.hamiltonian_cycles(complete(5), directed=True),
+        lambda: graphs.hamiltonian_cycles(graphs.king(3, 3), directed=True),
+        lambda: graphs.hamiltonian_paths(graphs.grid(3, 3), directed=True),
+        lambda: graphs.hamiltonian_paths(graphs.grid(3, 4), start=(0, 0), directed=True),
+        lambda: graphs.hamiltonian_paths(graphs.grid(3, 4), end=(2, 3), directed=True),
+        lambda: graphs.hamiltonian_paths(
+            graphs.grid(3, 4), start=(0, 0), end=(2, 3), directed=True
+        ),
     ],
 )
 def test_the_sampler_draws_every_cycle_with_probability_one_over_the_count(make: Any) -> None:
+    _draws_each_with_probability_one_over_the_count(make)
+
+
+def _draws_each_with_probability_one_over_the_count(make: Any) -> None:
     stream = make()
     listed = make().take(10**6)
     sampler = stream.diagram()
     assert sampler.count() == len(listed)
+    if len(sampler.neighbours) <= 2 or not listed:
+        return  # (one cycle at most, drawn without weights; or none to draw)
     drawn: dict[Any, Fraction] = {}
     _leaves(sampler, (stream.search.problem.anchor,), Fraction(1), drawn)
     # The leaves are exactly the cycles the walk lists (as the engine gives them,
@@ -352,6 +366,53 @@ def test_the_sampler_draws_every_cycle_with_probability_one_over_the_count(make:
     assert set(drawn) == set(Solutions(Search(stream.search.problem)).take(10**6))
     assert len(drawn) == len(listed)
     assert set(drawn.values()) == {Fraction(1, len(listed))}
+
+
+@settings(max_examples=40 if compiled() else 15, deadline=None)
+@given(random_graphs(max_n=7), st.data())
+def test_the_sampler_is_exact_on_random_graphs(case: Any, data: Any) -> None:
+    labels, edges, directed = case
+    G = as_input(labels, edges, "mapping")
+    start = data.draw(st.sampled_from([None, *labels]))
+    end = data.draw(st.sampled_from([None, *labels]))
+    if start is not None and start == end:
+        end = None
+    if data.draw(st.booleans()):
+        _draws_each_with_probability_one_over_the_count(
+            lambda: graphs.hamiltonian_cycles(G, directed=directed)
+        )
+    else:
+        _draws_each_with_probability_one_over_the_count(
+            lambda: graphs.hamiltonian_paths(G, start, end, directed=directed)
+        )
+
+
+def test_directed_samples_are_verified_and_seeded() -> None:
+    grid = graphs.grid(5, 6) if compiled() else graphs.grid(3, 4)
+    both = {u: list(grid[u]) for u in grid}
+    one_way = {v: [w for w in grid[v] if w > v] for v in grid}  # arcs down and right only
+    arcs = arcs_of(((u, v) for u in both for v in both[u]), True)
+    cycles = graphs.hamiltonian_cycles(both, directed=True).sample(4, seed=5)
+    assert cycles == graphs.hamiltonian_cycles(both, directed=True).sample(4, seed=5)
+    for c in cycles:
+        check_cycle(c, list(both), arcs)
+    paths = graphs.hamiltonian_paths(both, start=(0, 0), directed=True).sample(3, seed=2)
+    for p in paths:
+        check_path(p, list(both), arcs)
+        assert p[0] == (0, 0)
+    # A digraph with no cycle, and one whose only path is the snake along the rows.
+    with pytest.raises(LookupError, match="no such cycle"):
+        graphs.hamiltonian_cycles(one_way, directed=True).sample(1)
+    assert graphs.hamiltonian_paths(one_way, directed=True).count() == 0
+    ring = {i: [(i + 1) % 9, (i + 2) % 9, (i + 4) % 9] for i in range(9)}  # 33 cycles
+    ring_arcs = arcs_of(((u, v) for u in ring for v in ring[u]), True)
+    assert graphs.hamiltonian_cycles(ring, directed=True).count() == len(
+        brute_cycles(list(ring), ring_arcs, True)
+    )
+    different = graphs.hamiltonian_cycles(ring, directed=True).sample(3, seed=0, replace=False)
+    assert len(set(different)) == 3
+    for c in different:
+        check_cycle(c, list(ring), ring_arcs)
 
 
 def test_samples_are_verified_cycles_and_seeded() -> None:
@@ -373,6 +434,8 @@ def test_samples_are_verified_cycles_and_seeded() -> None:
         graphs.hamiltonian_cycles(grid).sample(-1)
     with pytest.raises(LookupError, match="no such cycle"):
         graphs.hamiltonian_cycles(petersen()).sample(1)
-    with pytest.raises(GraphError, match="directed"):
-        graphs.hamiltonian_cycles({1: [2], 2: [3], 3: [1]}, directed=True).sample(1)
+    assert graphs.hamiltonian_cycles({1: [2], 2: [3], 3: [1]}, directed=True).sample(2) == [
+        (1, 2, 3),
+        (1, 2, 3),
+    ]
     assert graphs.hamiltonian_paths({1: []}).sample(2, seed=0) == [(1,), (1,)]

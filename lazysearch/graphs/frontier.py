@@ -292,6 +292,15 @@ def count_graph(neighbours: list[list[int]], closed: bool, max_states: int | Non
     return _count_terms(None, neighbours, closed, list(range(n)), None, max_states, None).count
 
 
+def count_digraph(arcs: list[list[int]], max_states: int | None = None) -> int:
+    """The directed cycles of the digraph ``arcs`` (out-neighbour lists), by the
+    program's directed step over the order :func:`choose_order` gives its arcs taken as
+    edges."""
+    n = len(arcs)
+    both = undirected(arcs)
+    return _count_terms(None, both, True, list(range(n)), None, max_states, None, arcs).count
+
+
 def _count_terms(
     problem: Any,
     neighbours: list[list[int]],
@@ -443,7 +452,10 @@ def diagram(
 ) -> Sampler:
     """What ``Solutions.sample`` draws from: a :class:`Sampler` of the search's cycles
     (a graph's cycles have no decision diagram; ``diagram()`` gives the sampler)."""
-    return Sampler(search.problem, decode, max_nodes)
+    problem = search.problem
+    if problem.directed and len(problem.offsets) > 3:
+        return DirectedSampler(problem, decode, max_nodes)
+    return Sampler(problem, decode, max_nodes)
 
 
 def check_sample(k: object, seed: object) -> None:
@@ -476,6 +488,31 @@ def paths_between(
     return count_graph(rows, True, max_states)
 
 
+def directed_paths(
+    arcs: list[list[int]],
+    alive: frozenset[int],
+    u: int,
+    ends: frozenset[int],
+    max_states: int | None,
+) -> int:
+    """The directed Hamiltonian paths of the digraph ``arcs`` keeps on the vertices
+    ``alive`` that start at ``u`` and stop at a vertex of ``ends``: the directed cycles
+    of that digraph with one more vertex, ``z``, an arc from ``z`` to ``u`` and one to
+    ``z`` from each end (by the program, or at once for two vertices or fewer)."""
+    if len(alive) <= 2:
+        (w,) = alive - {u} or {u}
+        return int(w in ends and (w == u or w in arcs[u]))
+    number = {v: i for i, v in enumerate(sorted(alive))}
+    # (An arc into u can never be taken: u comes first.)
+    rows = [[number[w] for w in arcs[v] if w in number and w != u] for v in sorted(alive)]
+    z = len(rows)
+    for t in ends & alive:
+        if t != u:
+            rows[number[t]].append(z)
+    rows.append([number[u]])
+    return count_digraph(rows, max_states)
+
+
 class Sampler:
     """Exactly uniform random cycles of a search of :mod:`.hamilton`, from counts of
     the frontier program.
@@ -490,7 +527,9 @@ class Sampler:
     ``random.Random.randrange`` on the counts).  A draw costs a count a vertex, on
     graphs that shrink as it goes; counts already made are kept.
 
-    Undirected graphs only.
+    Undirected graphs (and a directed search of two vertices or fewer, whose cycles
+    are those of the graph taken undirected); :class:`DirectedSampler` draws from the
+    others.
     """
 
     def __init__(
@@ -499,8 +538,6 @@ class Sampler:
         decode: Callable[[tuple[int, ...]], Any] | None = None,
         max_states: int | None = None,
     ) -> None:
-        if problem.directed and len(problem.offsets) > 3:
-            raise GraphError("sample() draws from undirected graphs' counts; this one is directed")
         self.problem = problem
         self.decode = decode
         self.max_states = max_states
@@ -542,6 +579,11 @@ class Sampler:
         c = drawn[-1] if len(drawn) > 3 else x
         return [(u, self._paths(left, u, drawn[2])) for u in self.neighbours[c] if u in left]
 
+    def cycle(self, drawn: tuple[int, ...]) -> tuple[int, ...]:
+        """The cycle a whole draw ``drawn`` (the anchor, ``x``, ``y``, then the path
+        from ``x``'s next vertex up to ``y``) stands for: the anchor, ``x``, ..., ``y``."""
+        return (drawn[0], drawn[1], *drawn[3:])
+
     def count(self) -> int:
         """The number of cycles."""
         if len(self.neighbours) <= 2:
@@ -570,8 +612,7 @@ class Sampler:
                 pick -= weight
         if len(drawn) == 1:
             raise LookupError("the graph has no such cycle or path to draw")
-        # (anchor, x, y, the path from x's next up to y): the cycle anchor, x, ..., y.
-        return (drawn[0], drawn[1], *drawn[3:])
+        return self.cycle(drawn)
 
     def sample(self, k: int = 1, seed: int | None = None, *, replace: bool = True) -> list[Any]:
         """``k`` cycles drawn uniformly (``replace=False``: ``k`` different ones), decoded
@@ -587,3 +628,53 @@ class Sampler:
         while len(seen) < k:
             seen.setdefault(self.draw(rng))
         return [decode(cycle) for cycle in seen]
+
+
+class DirectedSampler(Sampler):
+    """Exactly uniform random cycles of a directed search of :mod:`.hamilton` (of more
+    than two vertices), from counts of the program's directed step.
+
+    A cycle through the anchor ``a`` is drawn in its own direction, a vertex at a time:
+    after ``c`` (first the anchor, whose first ``limit`` arcs out may be taken), each
+    next vertex ``u`` with weight the directed Hamiltonian paths from ``u`` through the
+    vertices not yet drawn to a vertex with an arc back to ``a``.  Those weights add up
+    to the weight of ``c``, so each cycle comes with probability exactly ``1 / count``,
+    at a count a vertex as for :class:`Sampler`.
+    """
+
+    def __init__(
+        self,
+        problem: Any,
+        decode: Callable[[tuple[int, ...]], Any] | None = None,
+        max_states: int | None = None,
+    ) -> None:
+        super().__init__(problem, decode, max_states)
+        a = problem.anchor
+        self._back = frozenset(v for v, out in enumerate(self.neighbours) if a in out)
+        self._ways: dict[tuple[frozenset[int], int], int] = {}
+
+    def _onward(self, alive: frozenset[int], u: int) -> int:
+        key = (alive, u)
+        found = self._ways.get(key)
+        if found is None:
+            found = self._ways[key] = directed_paths(
+                self.neighbours, alive, u, self._back, self.max_states
+            )
+        return found
+
+    def choices(self, drawn: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The vertices that may come after ``drawn`` (the anchor, then the cycle so
+        far in its direction), each with its weight: the cycles it leads to."""
+        problem = self.problem
+        left = frozenset(range(len(self.neighbours))) - set(drawn)
+        if problem.limit == 0 or not left:
+            return []
+        if len(drawn) == 1:
+            near = self.neighbours[problem.anchor][: problem.limit]
+        else:
+            near = [u for u in self.neighbours[drawn[-1]] if u in left]
+        return [(u, self._onward(left, u)) for u in near]
+
+    def cycle(self, drawn: tuple[int, ...]) -> tuple[int, ...]:
+        """The cycle a whole draw stands for: the draw itself."""
+        return drawn
