@@ -439,3 +439,23 @@ def test_samples_are_verified_cycles_and_seeded() -> None:
         (1, 2, 3),
     ]
     assert graphs.hamiltonian_paths({1: []}).sample(2, seed=0) == [(1,), (1,)]
+
+
+def test_a_directed_graph_is_estimated_with_its_ends_two_ways() -> None:
+    # A frontier vertex of a digraph that may end a fragment ends it as its first or its
+    # last vertex: at the 10x10 grid's busiest step (both arcs, width 11) ten of the
+    # eleven may, so 4 ** 10 * 3 / 11 frontiers are estimated, and 10,000 a step is
+    # refused up front.
+    grid = graphs.grid(10, 10)
+    both = {u: list(grid[u]) for u in grid}
+    with pytest.raises(TooWideError, match=r"reaches 11 vertices: an estimated 285,975 frontiers"):
+        graphs.frontier_count(both, directed=True, max_states=10_000)
+    # Undirected, the same width is estimated at 3 ** 11 / 11 = 16,104 and holds 1,413.
+    assert graphs.frontier_count(grid, max_states=10_000).count == 467_260_456_608
+    # A ring with its even vertices placed first: at the busiest step (11 vertices) only
+    # two have a neighbour placed, so 3 ** 9 * 4 ** 2 / 11, not 4 ** 11 / 11.
+    ring = {i: [(i + 1) % 20, (i - 1) % 20] for i in range(20)}
+    with pytest.raises(TooWideError, match=r"reaches 11 vertices: an estimated 28,629 frontiers"):
+        graphs.frontier_count(
+            ring, order=[*range(0, 20, 2), *range(1, 20, 2)], directed=True, max_states=100
+        )
