@@ -493,6 +493,22 @@ class PlanFile:
         if time.monotonic() - self._last >= self.every:
             self.save()
 
+    def split(
+        self,
+        index: int,
+        found: int,
+        nodes: int,
+        rest: tuple[tuple[int, ...], tuple[int, ...], int],
+    ) -> None:
+        """Subtree ``index`` is counted up to where a search of it stopped: ``found``
+        solutions in ``nodes`` nodes so far; its remainder, ``rest`` (the subtree's
+        prefix, and the position and state the search stopped at), becomes a subtree of
+        its own at the end of the plan."""
+        prefix, position, state = rest
+        self.tasks.append((tuple(prefix), tuple(position), int(state)))
+        self.record["plan"]["tasks"].append([list(prefix), list(position), int(state)])
+        self.finished(index, found, nodes)
+
     def save(self) -> None:
         """Write the file now (nothing without a path)."""
         plan = self.record["plan"]

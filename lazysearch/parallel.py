@@ -70,7 +70,7 @@ def _count_beside_helpers(
     tasks: list[Task],
     size: int,
     finished: Callable[[int, int, int], None] | None = None,
-    interrupt: Callable[[], None] | None = None,
+    interrupt: Callable[[Search | None], None] | None = None,
 ) -> list[tuple[int, int]]:
     """Count ``tasks`` in the calling process and ``size`` kept helper processes: each
     takes the next subtree no one has taken yet until none is left (see
@@ -83,14 +83,16 @@ def _count_beside_helpers(
     reported: those subtrees are counted again in the caller (a
     :class:`WorkerLostWarning` says so), so the total is exact.
 
-    ``interrupt()`` is called every few milliseconds of the caller's own counting and
-    while it waits for the helpers; it may raise (Ctrl-C), and the helpers are stopped.
+    ``interrupt(search)`` is called every few milliseconds of the caller's own counting
+    (with the search under way) and while it waits for the helpers (with None); it may
+    raise (Ctrl-C, a time limit), and the helpers are stopped.  A :class:`Cut` it raises
+    is told which subtree the caller was in and how far it had come.
     """
     if size == 0 or len(tasks) < 2:
         results = []
         one: Search | None = None
         for i, task in enumerate(tasks):
-            found, nodes, one = _count_one(problem, task, one, interrupt)
+            found, nodes, one = _count_one(problem, task, one, interrupt, i)
             if finished is not None:
                 finished(i, found, nodes)
             results.append((found, nodes))
@@ -109,12 +111,13 @@ def _count_beside_helpers(
         lost = False
         try:
             for i, task in processes.claimed_indexed(tasks, team.counter):
-                found, nodes, search = _count_one(problem, task, search, interrupt)
+                found, nodes, search = _count_one(problem, task, search, interrupt, i)
                 part((i, found, nodes))
                 team.poll(part)
         except processes.CounterLost:
             lost = True  # a helper died holding the counter: the rest is counted below
-        dead = team.drain(lambda answer: None, part, interrupt)
+        idle = None if interrupt is None else _idle(interrupt)
+        dead = team.drain(lambda answer: None, part, idle)
         left = [i for i in range(len(tasks)) if i not in done]
         if dead or left or lost:
             who = f"{len(dead)} helper processes" if len(dead) > 1 else "a helper process"
@@ -124,7 +127,7 @@ def _count_beside_helpers(
                 "caller, so the count is exact"
             )
             for i in left:
-                found, nodes, search = _count_one(problem, tasks[i], search, interrupt)
+                found, nodes, search = _count_one(problem, tasks[i], search, interrupt, i)
                 part((i, found, nodes))
             team.close()
         else:
@@ -152,14 +155,28 @@ def _start_team(problem: Problem, tasks: list[Task], size: int) -> processes.Hel
     raise AssertionError("unreachable")
 
 
+class Cut(Exception):
+    """Raised by a count's ``interrupt(search)`` to give up the subtree the caller is
+    counting, keeping what it has counted of it: :func:`_count_one` fills in ``part``,
+    ``(index, found, nodes, rest)``, with ``rest`` the task of the subtree's uncounted
+    remainder (its prefix, and the position and state it stopped at)."""
+
+    part: tuple[int, int, int, Task] | None = None
+
+
+def _idle(interrupt: Callable[[Search | None], None]) -> Callable[[], None]:
+    return lambda: interrupt(None)
+
+
 def _count_one(
     problem: Problem,
     task: Task,
     search: Search | None,
-    interrupt: Callable[[], None] | None = None,
+    interrupt: Callable[[Search | None], None] | None = None,
+    index: int = 0,
 ) -> tuple[int, int, Search]:
-    """Count one subtree, reusing ``search``'s engine when there is one; ``interrupt()``
-    every chunk of work (a few milliseconds)."""
+    """Count one subtree (task ``index``), reusing ``search``'s engine when there is
+    one; ``interrupt(search)`` every chunk of work (a few milliseconds)."""
     prefix, position, state = task
     if search is None:
         search = Search(problem, prefix)
@@ -167,7 +184,13 @@ def _count_one(
         search.move_to(prefix)
     if tuple(position) != tuple(prefix) or state != ENTER:
         search.restore(position, state)
-    found = search.count(None if interrupt is None else lambda _: interrupt())
+    try:
+        found = search.count(interrupt)
+    except Cut as cut:
+        stats = search.stats
+        rest = (search.prefix, search.position, int(search.engine.state))
+        cut.part = (index, stats.solutions, stats.nodes, rest)
+        raise
     return found, search.stats.nodes, search
 
 
@@ -248,12 +271,15 @@ def count(
         Recorded in the run file, and checked when resuming from it.
     deadline, nodes:
         A budget: when ``time.monotonic()`` has passed ``deadline`` (looked at every
-        few milliseconds once a subtree has finished in this call), or the subtrees
-        finished in this call have entered ``nodes`` nodes or more (looked at as
-        subtrees finish), the subtrees under way are given up, the run file is
-        written and :class:`lazysearch.longrun.OutOfBudget` raised with the limit
-        reached, the solutions of the finished subtrees, and how many of the plan's
-        subtrees are finished and planned.
+        few milliseconds), or the subtrees finished in this call have entered
+        ``nodes`` nodes or more (looked at as subtrees finish), the subtrees under
+        way are given up, the run file is written and
+        :class:`lazysearch.longrun.OutOfBudget` raised with the limit reached, the
+        solutions of the finished subtrees, and how many of the plan's subtrees are
+        finished and planned.  A time limit that passes before any subtree of this
+        call has finished cuts the subtree the caller walks where it stands: its part
+        counted is a finished subtree, and its rest a new one at the plan's end
+        (:meth:`lazysearch.longrun.PlanFile.split`).  So every call counts something.
 
     Returns
     -------
@@ -357,22 +383,34 @@ def count_planned(
         if which is not None and len(plan.done) < len(plan.tasks):
             raise out_of(which)
 
-    def interrupt() -> None:
+    def interrupt(walking: Search | None) -> None:
         if stop is not None and stop():  # Ctrl-C: at once, not when a subtree finishes
             plan.save()
             raise _stopped(plan)
-        # The time limit too, once this run has finished a subtree (every run finishes
-        # one, so that a run resumed again and again under a short limit ends): the
-        # subtrees under way are given up, as at a stop.
-        late = deadline is not None and ran and time.monotonic() >= deadline
-        if late and len(plan.done) < len(plan.tasks):
+        # The time limit too: the subtrees under way are given up, as at a stop, once
+        # this run has finished a subtree; before that, the caller's own subtree is cut
+        # where it stands (what it counted kept, its remainder a subtree of the plan).
+        # Either way every run counts something, so that a run resumed again and again
+        # under a short limit ends.
+        if deadline is None or time.monotonic() < deadline or len(plan.done) == len(plan.tasks):
+            return
+        if ran:
             raise out_of("time limit")
+        if walking is not None and walking.stats.nodes > 0 and not walking.done:
+            raise Cut()
 
     try:
-        if executor is not None:
-            _count_on(executor, search.problem, tasks, n_workers, finished, interrupt)
-        else:
-            _count_beside_helpers(search.problem, tasks, n_workers - 1, finished, interrupt)
+        try:
+            if executor is not None:
+                _count_on(executor, search.problem, tasks, n_workers, finished, _idle(interrupt))
+            else:
+                _count_beside_helpers(search.problem, tasks, n_workers - 1, finished, interrupt)
+        except Cut as cut:
+            assert cut.part is not None
+            j, found, entered, rest = cut.part
+            plan.split(left[j], found, entered, rest)
+            spent += entered
+            raise out_of("time limit") from None
     except BaseException:
         plan.save()  # what finished is kept, to go on from
         raise
@@ -415,7 +453,7 @@ def count_within(
     (True, 724)
 
     The time is looked at every few milliseconds and the nodes as subtrees finish (see
-    :func:`count`); a call finishes at least one subtree.  ``found`` is what
+    :func:`count`); a call counts at least part of a subtree.  ``found`` is what
     this call counted; ``progress`` the fraction of the plan's subtrees finished (each
     weighing the same, so rough); ``rest`` Knuth's estimate of the whole tree's
     solutions from ``samples`` seeded probes times the fraction not finished.

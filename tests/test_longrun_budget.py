@@ -154,7 +154,7 @@ def test_parallel_count_within_a_node_budget_from_the_library(tmp_path: Path) ->
 
 
 @pytest.mark.skipif(not compiled(), reason="a tree of minutes as plain Python")
-def test_a_parallel_count_with_a_time_limit_is_cut_fine_and_finishes_a_subtree() -> None:
+def test_a_parallel_count_with_a_time_limit_is_cut_fine_and_stops_within_a_subtree() -> None:
     # queens 16 is cut into 16 subtrees of seconds for 2 workers, but into 208 of a
     # fraction of a second when the count may stop: a time limit without a run file was
     # passed by whole subtrees under way (queens 17: 28 s for a limit of 2 s).
@@ -164,10 +164,39 @@ def test_a_parallel_count_with_a_time_limit_is_cut_fine_and_finishes_a_subtree()
     with pytest.raises(longrun.OutOfBudget) as stopped:
         parallel.count(queens(16).search, workers=2, deadline=time.monotonic())
     which, found, done, planned, _ = stopped.value.args
-    # Stopped at its limit once one subtree was finished, and not before: a run resumed
-    # again and again under a short limit ends.
-    assert which == "time limit" and planned == len(fine) and 1 <= done < planned
-    assert found == stopped.value.record["found"] > 0
+    # Stopped at its limit before any subtree finished: the caller's subtree was cut
+    # where it stood (a subtree of the 7x7 knight graph's takes minutes), what it had
+    # counted kept as done and the rest of it a subtree of its own, at the plan's end.
+    assert which == "time limit" and planned == len(fine) + 1 and done == 1
+    assert found == stopped.value.record["found"]
+    tasks = stopped.value.record["plan"]["tasks"]
+    prefix, position, _ = tasks[-1]
+    assert len(position) > len(prefix) and position[: len(prefix)] == prefix
+    assert [prefix, prefix, 0] in tasks[:-1]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_runs_cut_by_a_time_limit_again_and_again_add_up_to_the_count(workers: int) -> None:
+    # Each run's limit has passed before it starts: it counts one chunk of a subtree or
+    # finishes one, and stops. Resumed until done, the runs add up to one count.
+    record = None
+    runs = 0
+    while True:
+        runs += 1
+        assert runs < 5_000, "never done"
+        search = queens(10).search
+        try:
+            total = parallel.count(
+                search, workers=workers, deadline=time.monotonic(), resume=record
+            )
+            break
+        except longrun.OutOfBudget as out:
+            assert out.record is not None and out.record["plan"]["done"]
+            record = out.record
+    assert total == 724 and runs > 2
+    one = queens(10).search
+    one.count()
+    assert search.stats == one.stats  # the nodes too: a cut subtree's two parts add up
 
 
 @pytest.mark.parametrize("nodes", [1, 1_500, 10**9])

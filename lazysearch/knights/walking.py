@@ -266,8 +266,8 @@ def count_within(
     checkpoint records its plan (the subtrees, by position) and each finished
     subtree's count, as a parallel count's run file does.  The node budget is then
     looked at as subtrees finish, ``stop`` every few milliseconds and the time budget
-    too once a subtree has finished (the subtrees under way are given up): a run
-    finishes at least one subtree.  A checkpoint of either kind is resumed with any ``workers``:
+    too (the subtrees under way are given up; before any has finished, the one this
+    process walks is cut where it stands, its part kept): a run counts something.  A checkpoint of either kind is resumed with any ``workers``:
     a plan's unfinished subtrees are counted (in this process alone for ``workers`` None
     or 1), and a one-process walk's search under way is cut into subtrees from its
     position on.
