@@ -25,6 +25,7 @@ frontiers are wide; a directed graph's, of its arcs taken as edges.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections.abc import Callable
@@ -586,7 +587,7 @@ class Sampler:
         self.neighbours = [
             list(problem.targets[problem.offsets[v] : problem.offsets[v + 1]]) for v in range(n)
         ]
-        self._known: dict[tuple[frozenset[int], int, int], int] = {}
+        self._known: dict[tuple[Any, ...], int] = {}  # counts made, by their terms
 
     def _paths(self, alive: frozenset[int], u: int, y: int) -> int:
         key = (alive, u, y)
@@ -683,22 +684,17 @@ class DirectedSampler(Sampler):
     at a count a vertex as for :class:`Sampler`.
     """
 
-    def __init__(
-        self,
-        problem: Any,
-        decode: Callable[[tuple[int, ...]], Any] | None = None,
-        max_states: int | None = None,
-    ) -> None:
-        super().__init__(problem, decode, max_states)
-        a = problem.anchor
-        self._back = frozenset(v for v, out in enumerate(self.neighbours) if a in out)
-        self._ways: dict[tuple[frozenset[int], int], int] = {}
+    @functools.cached_property
+    def _back(self) -> frozenset[int]:
+        """The vertices with an arc to the anchor."""
+        a = self.problem.anchor
+        return frozenset(v for v, out in enumerate(self.neighbours) if a in out)
 
     def _onward(self, alive: frozenset[int], u: int) -> int:
         key = (alive, u)
-        found = self._ways.get(key)
+        found = self._known.get(key)
         if found is None:
-            found = self._ways[key] = directed_paths(
+            found = self._known[key] = directed_paths(
                 self.neighbours, alive, u, self._back, self.max_states
             )
         return found

@@ -267,10 +267,10 @@ def count_within(
     subtree's count, as a parallel count's run file does.  The node budget is then
     looked at as subtrees finish, ``stop`` every few milliseconds and the time budget
     too (the subtrees under way are given up; before any has finished, the one this
-    process walks is cut where it stands, its part kept): a run counts something.  A checkpoint of either kind is resumed with any ``workers``:
-    a plan's unfinished subtrees are counted (in this process alone for ``workers`` None
-    or 1), and a one-process walk's search under way is cut into subtrees from its
-    position on.
+    process walks is cut where it stands, its part kept): a run counts something.  A
+    checkpoint of either kind is resumed with any ``workers``: a plan's unfinished
+    subtrees are counted (in this process alone for ``workers`` None or 1), and a
+    one-process walk's search under way is cut into subtrees from its position on.
 
     >>> part = count_within(6, 6, closed=True, nodes=20_000, workers=2)
     >>> part.done, part.count < 9862, part.checkpoint["plan"] is not None
