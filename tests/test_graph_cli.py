@@ -219,6 +219,31 @@ def test_count_and_sample_say_what_this_version_does(
 
 
 @pytest.mark.parametrize(
+    ("text", "name", "run", "what"),
+    [
+        ("1 2\n2 3\n3 1\n3 4\n", "g.txt", ["--cycles"], "cycle"),  # a triangle and a tail
+        ("p sp 3 3\na 1 2 1\na 2 3 1\na 1 3 1\n", "g.gr", ["--cycles"], "cycle"),
+        ("p sp 3 2\na 1 2 1\na 3 2 1\n", "g.gr", ["--paths"], "path"),  # two arcs into 2
+        ("1 2\n2 3\n3 4\n", "g.txt", ["--paths", "--start", "2"], "path"),
+    ],
+)
+def test_a_sample_of_nothing_says_so_with_status_1(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    name: str,
+    run: list[str],
+    what: str,
+) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["graph", str(path), *run, "--sample", "2", "--seed", "3"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines()[-1] == f"lazysearch graph: there is no Hamiltonian {what} to draw"
+
+
+@pytest.mark.parametrize(
     ("text", "name", "args", "line"),
     [
         ("1 2\n2\n", "g.txt", [], "g.txt:2:2: an edge is two vertices 'u v'"),

@@ -5,6 +5,7 @@ counts; what it reports; bad input."""
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 from typing import Any
 
@@ -400,10 +401,14 @@ def test_directed_samples_are_verified_and_seeded() -> None:
     for p in paths:
         check_path(p, list(both), arcs)
         assert p[0] == (0, 0)
-    # A digraph with no cycle, and one whose only path is the snake along the rows.
+    # With arcs down and right only, there is neither a cycle nor a Hamiltonian path:
+    # none drawn (as every stream's sample), none to draw without replacement.
+    assert graphs.hamiltonian_cycles(one_way, directed=True).sample(3) == []
+    assert graphs.hamiltonian_paths(one_way, directed=True).sample(2, seed=1) == []
+    with pytest.raises(LazysearchError, match="only 0 to draw from"):
+        graphs.hamiltonian_paths(one_way, directed=True).sample(1, replace=False)
     with pytest.raises(LookupError, match="no such cycle"):
-        graphs.hamiltonian_cycles(one_way, directed=True).sample(1)
-    assert graphs.hamiltonian_paths(one_way, directed=True).count() == 0
+        graphs.hamiltonian_cycles(one_way, directed=True).diagram().draw(random.Random(0))
     ring = {i: [(i + 1) % 9, (i + 2) % 9, (i + 4) % 9] for i in range(9)}  # 33 cycles
     ring_arcs = arcs_of(((u, v) for u in ring for v in ring[u]), True)
     assert graphs.hamiltonian_cycles(ring, directed=True).count() == len(
@@ -432,8 +437,9 @@ def test_samples_are_verified_cycles_and_seeded() -> None:
         graphs.hamiltonian_cycles(graphs.grid(4, 4)).sample(7, replace=False)
     with pytest.raises(LazysearchError, match="k an int >= 0"):
         graphs.hamiltonian_cycles(grid).sample(-1)
+    assert graphs.hamiltonian_cycles(petersen()).sample(1) == []
     with pytest.raises(LookupError, match="no such cycle"):
-        graphs.hamiltonian_cycles(petersen()).sample(1)
+        graphs.hamiltonian_cycles(petersen()).diagram().draw(random.Random(0))
     assert graphs.hamiltonian_cycles({1: [2], 2: [3], 3: [1]}, directed=True).sample(2) == [
         (1, 2, 3),
         (1, 2, 3),

@@ -658,12 +658,13 @@ class Sampler:
 
     def sample(self, k: int = 1, seed: int | None = None, *, replace: bool = True) -> list[Any]:
         """``k`` cycles drawn uniformly (``replace=False``: ``k`` different ones), decoded
-        as the stream gives them; the same seed gives the same ones."""
+        as the stream gives them; the same seed gives the same ones.  A graph without
+        such a cycle gives none, as every stream's ``sample`` does."""
         rng = random.Random(seed)
         decode = self.decode or (lambda cycle: cycle)
+        total = self.count() if k else 0  # (its counts are the first draw's)
         if replace:
-            return [decode(self.draw(rng)) for _ in range(k)]
-        total = self.count()
+            return [decode(self.draw(rng)) for _ in range(k)] if total else []
         if k > total:
             raise LazysearchError(f"sample(k={k}, replace=False): only {total} to draw from")
         seen: dict[tuple[int, ...], None] = {}
