@@ -83,3 +83,30 @@ def test_first_cycles(benchmark: Any, name: str) -> None:
     )
     assert len(found) == k == len(set(found))
     assert all(is_cycle(c, graph) for c in found)
+
+
+def _both_ways(graph: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
+    return {v: list(near) for v, near in graph.items()}
+
+
+#: Uniform samples (each draw a count of the frontier program per vertex, on the
+#: vertices left); the graph's arcs, and whether they are read as directed.
+SAMPLES: dict[str, tuple[Callable[[], dict[Any, list[Any]]], bool]] = {
+    "2 cycles of the 10x10 grid": (lambda: graphs.grid(10, 10), False),
+    "2 cycles of the 6x6 knight graph": (lambda: graphs.leaper(6, 6, (1, 2)), False),
+    "2 directed cycles of the 6x6 grid, both arcs": (lambda: _both_ways(graphs.grid(6, 6)), True),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_samples(benchmark: Any, name: str) -> None:
+    make, directed = SAMPLES[name]
+    graph = make()
+    benchmark.group = "graphs: uniform samples"
+    found = benchmark.pedantic(
+        lambda: graphs.hamiltonian_cycles(graph, directed=directed).sample(2, seed=1),
+        rounds=3,
+        iterations=1,
+    )
+    assert len(found) == 2
+    assert all(is_cycle(c, graph) for c in found)
