@@ -449,3 +449,16 @@ def test_knights_without_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path
     empty.write_text("...\n. .\n")
     assert main(["knights", "--board", str(empty)]) == 2
     assert "no cell on the board" in capsys.readouterr().err
+
+
+def test_a_count_too_wide_for_memory_is_one_line_naming_the_walk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "k30.txt"
+    path.write_text("".join(f"{i} {j}\n" for i in range(30) for j in range(i + 1, 30)))
+    assert main(["graph", str(path), "--cycles", "--count"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("lazysearch graph: error: the frontier program's frontier reaches ")
+    assert err.endswith("; --method enumerate walks them instead, however long that takes\n")

@@ -307,8 +307,12 @@ def test_a_graph_too_wide_is_refused_with_its_width() -> None:
         graphs.frontier_count(graphs.grid(6, 6), max_states=10)
     with pytest.raises(TooWideError, match=r"frontier reaches \d+ vertices: an estimated"):
         graphs.frontier_count(complete(40), order=list(range(40)))
-    with pytest.raises(TooWideError):
+    with pytest.raises(TooWideError) as refused:
         graphs.hamiltonian_cycles(graphs.grid(6, 6)).count(method="frontier", max_nodes=10)
+    assert "enumerate" not in str(refused.value)  # the program was asked for by name
+    # count() chose the program itself: it says how to walk instead.
+    with pytest.raises(TooWideError, match=r"; count\(method='enumerate'\) walks them instead"):
+        graphs.hamiltonian_cycles(graphs.grid(6, 6)).count(max_nodes=10)
 
 
 # -- exact samples -------------------------------------------------------------------------

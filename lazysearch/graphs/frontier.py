@@ -475,7 +475,14 @@ def count(search: Search, method: str, max_nodes: int | None) -> int | None:
         )
     if method == "auto" and terms(problem) is None:
         return None
-    total = count_problem(problem, max_states=max_nodes).count
+    try:
+        total = count_problem(problem, max_states=max_nodes).count
+    except TooWideError as error:
+        if method != "auto":
+            raise
+        raise TooWideError(
+            f"{error}; count(method='enumerate') walks them instead, however long that takes"
+        ) from None
     search.finish(min(total, (1 << 63) - 1), 0)
     return total
 

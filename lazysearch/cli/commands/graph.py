@@ -217,7 +217,14 @@ def _count(args: argparse.Namespace, stream: Solutions[Any]) -> int | None:
             f"--method {method}: this version of lazysearch counts Hamiltonian cycles "
             "and paths by walking them only (--method enumerate)"
         )
-    found: int = problem.count(method)
+    from ...graphs import TooWideError
+
+    try:
+        found: int = problem.count(method)
+    except TooWideError as error:
+        raise CliError(
+            f"{error}; --method enumerate walks them instead, however long that takes"
+        ) from None
     return found
 
 
