@@ -703,8 +703,8 @@ class Solutions(Generic[T]):
         """
         if self._steps:
             raise LazysearchError(
-                "diagram() describes the exact cover itself, so it takes a stream with no "
-                "filter/map/slice steps; build it on the stream before them"
+                "diagram() and sample() draw from the whole problem, so they take a stream "
+                "with no filter/map/slice steps; call them on the stream before those steps"
             )
         counting = capabilities.counting(self._search.problem)
         found: Diagram[T] = counting.diagram(self._search, self._decode, max_nodes)

@@ -18,6 +18,7 @@ from lazysearch import (
     ExactCover,
     LazysearchError,
     exact_cover,
+    graphs,
     langford,
     queens,
     sudoku,
@@ -279,6 +280,8 @@ def test_streams_without_an_exact_cover_or_with_steps_are_refused() -> None:
         queens(6).filter(lambda q: q[0] == 1).diagram()
     with pytest.raises(LazysearchError, match="no filter/map/slice steps"):
         queens(6).map(str).sample()
+    with pytest.raises(LazysearchError, match=r"diagram\(\) and sample\(\) draw from the whole"):
+        graphs.hamiltonian_cycles(graphs.grid(4, 4)).filter(lambda c: c[1] == (0, 1)).sample(2)
     with pytest.raises(LazysearchError, match="this knights-tour search exposes none"):
         tours(5, 5, start=(0, 0)).diagram()
     with pytest.raises(LazysearchError, match="this exact-cover search exposes none"):
