@@ -264,7 +264,7 @@ def estimate(widths: list[int], ends: list[int] | None = None) -> int:
     )
 
 
-def endable(neighbours: list[list[int]], order: list[int]) -> list[int]:
+def _endable(neighbours: list[list[int]], order: list[int]) -> list[int]:
     """For each step of ``order``, how many frontier vertices (placed, with a neighbour
     still to come) have a neighbour placed: the vertices that may end a fragment."""
     placed = [False] * len(neighbours)
@@ -375,7 +375,7 @@ def _count_terms(
             raise
         raise TooWideError(f"the frontier program's {error}") from None
     widths = [step[0] + 1 for step in steps]
-    guess = estimate(widths, None if arcs is None else endable(neighbours, order))
+    guess = estimate(widths, None if arcs is None else _endable(neighbours, order))
     if guess > 16 * limit:
         raise TooWideError(
             f"the frontier program's frontier reaches {widest} vertices: an estimated "
@@ -548,18 +548,19 @@ def paths_between(
     rows.append([number[u], number[y]])
     if any(len(row) < 2 for row in rows):
         return 0
-    return count_graph(rows, True, max_states, _within(rows, z, order, number))
+    return count_graph(rows, True, max_states, _sub_order(rows, z, order, number))
 
 
-def _within(
+def _sub_order(
     neighbours: list[list[int]], z: int, order: list[int] | None, number: dict[int, int]
 ) -> list[int]:
     """An order for a count on ``neighbours`` (a graph's vertices ``number`` keeps, and
     ``z`` joined to some of them): the cheaper by :func:`states_cost` of the plain
     greedy order from ``z`` and the graph's own ``order`` on the vertices kept (``z``
     just before its first neighbour).  Both cost a pass, where :func:`choose_order`
-    costs dozens: on the 12x12 grid's subgraphs the greedy order from ``z`` is as
-    narrow as its order, and the graph's own is the narrower on the whole graph."""
+    costs dozens: on the 12x12 grid's subgraphs left by a path from a corner, the
+    greedy order from ``z`` is as narrow as the order :func:`choose_order` finds, and
+    the graph's own is the narrower while little of the graph is drawn."""
     n = len(neighbours)
     candidates = [greedy_order(neighbours, z)[0]]
     if order is not None:
@@ -593,7 +594,7 @@ def directed_paths(
         if t != u:
             rows[number[t]].append(z)
     rows.append([number[u]])
-    return count_digraph(rows, max_states, _within(undirected(rows), z, order, number))
+    return count_digraph(rows, max_states, _sub_order(undirected(rows), z, order, number))
 
 
 class Sampler:
@@ -643,7 +644,7 @@ class Sampler:
     def _order(self) -> list[int]:
         """The whole graph's order, chosen once: each count of a draw takes it on the
         vertices it keeps, or the greedy order from the vertex it adds, the cheaper
-        (:func:`_within`).  Choosing an order for each count took nine tenths of a
+        (:func:`_sub_order`).  Choosing an order for each count took nine tenths of a
         draw (the 10x10 grid: 3.6 s of 4.0 s)."""
         directed = self.problem.directed and len(self.neighbours) > 2
         return choose_order(undirected(self.neighbours) if directed else self.neighbours, True)
